@@ -1,0 +1,94 @@
+import Foundation
+
+/// Every error the AppGroupContainer module throws.
+///
+/// Each case carries what went wrong, where, and (in ``description``) what to do
+/// about it. Apple's APIs often answer such mistakes with a quiet `nil`; this
+/// package says why.
+public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// A string is not a valid App Group identifier; `rule` names the rule it broke.
+    case invalidGroupIdentifier(String, rule: GroupIdentifier.Rule)
+    /// The simulated process has no entitlement for the group it asked for.
+    case notEntitled(group: String, bundleIdentifier: String, heldGroups: [String])
+    /// An entitlements source (a file, the environment or code) is malformed.
+    /// `source` is a file path or `environment`; `key` is the offending key.
+    case invalidEntitlements(source: String, key: String, problem: String)
+    /// No identity was given and none was found in the environment.
+    case missingIdentity(hint: String)
+    /// The container root cannot be used.
+    case invalidRoot(path: String, problem: String)
+    /// A path given by a caller, or found on disk, is unsafe: a symbolic link, a
+    /// path that leaves the container, a name with a separator or NUL.
+    case unsafePath(path: String, problem: String)
+    /// A file that should be a regular file is something else (a directory, a FIFO...).
+    case notARegularFile(path: String, kind: String)
+    /// A file is larger than the reader accepts.
+    case fileTooLarge(path: String, size: Int64, limit: Int64)
+    /// A system call failed. `operation` is the C function, `errno` its error.
+    case systemCall(operation: String, path: String, errno: Int32)
+    /// A coordinated access waited longer than its timeout for another holder.
+    case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
+    /// A thread already holding a read lock on an item asked to write it.
+    case nestedCoordinationUpgrade(path: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidGroupIdentifier(id, rule):
+            return "invalid App Group identifier \(Self.quote(id)): \(rule.explanation). "
+                + "Use the iOS form group.<reverse-DNS> (group.com.example.notes) or the macOS Team-ID form (A1B2C3D4E5.com.example.notes)."
+        case let .notEntitled(group, bundle, held):
+            let holds = held.isEmpty ? "no application groups at all" : "only " + held.joined(separator: ", ")
+            return "\(bundle) is not entitled to the App Group \(group): its com.apple.security.application-groups entitlement holds \(holds). "
+                + "On iOS containerURL(forSecurityApplicationGroupIdentifier:) returns nil here. "
+                + "Fix: add the App Groups capability to the \(bundle) target and tick \(group) (both the app and every extension need it)."
+        case let .invalidEntitlements(source, key, problem):
+            return "invalid entitlements in \(source), key \(key): \(problem)"
+        case let .missingIdentity(hint):
+            return "no process identity: \(hint)"
+        case let .invalidRoot(path, problem):
+            return "cannot use container root \(path): \(problem)"
+        case let .unsafePath(path, problem):
+            return "refused path \(Self.quote(path)): \(problem)"
+        case let .notARegularFile(path, kind):
+            return "\(path) is a \(kind), not a regular file: move it away and try again"
+        case let .fileTooLarge(path, size, limit):
+            return "\(path) is \(size) bytes, more than the \(limit) bytes allowed: it was not read"
+        case let .systemCall(operation, path, code):
+            return "\(operation)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
+                + Self.advice(for: code)
+        case let .coordinationTimedOut(path, lockFile, seconds):
+            return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
+                + "Find the holder with `fuser \(lockFile)` or raise the timeout."
+        case let .nestedCoordinationUpgrade(path):
+            return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
+                + "Coordinate for writing from the start (or use the read-and-write form)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private static func advice(for code: Int32) -> String {
+        switch code {
+        case ENOSPC: return ". The disk is full: free space; the previous content is intact."
+        case EACCES, EPERM: return ". Check the permissions of the container root."
+        case ELOOP: return ". A symbolic link stands where a file was expected; symbolic links are refused inside containers."
+        case EIO: return ". The device reported an I/O error; the previous content is intact."
+        default: return ""
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += String(format: "\\u{%02X}", scalar.value)
+            } else if scalar == "\"" {
+                out += "\\\""
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if out.count > 120 { out = String(out.prefix(100)) + "…(\(s.utf8.count) bytes)" }
+        return out + "\""
+    }
+}

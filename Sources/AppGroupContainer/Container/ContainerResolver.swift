@@ -1,0 +1,148 @@
+import Foundation
+
+/// Maps App Group identifiers to directories, as
+/// `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` does on iOS.
+///
+/// Layout (the readable form macOS uses under `~/Library/Group Containers`):
+///
+///     <root>/<group-id>/
+///         Library/Caches/
+///         Library/Preferences/
+///
+/// Directories are created 0700 on first use, whatever the umask; two processes
+/// resolving the same new group at once both succeed and get the same directory.
+/// Symbolic links planted where a container directory belongs are refused.
+public struct ContainerResolver: Sendable {
+    /// The directory that holds every group's container.
+    public let root: URL
+    /// The identity whose entitlements decide what resolves.
+    public let entitlements: Entitlements
+
+    /// The environment variable that chooses the root when none is passed.
+    public static let rootEnvironmentKey = "APP_GROUP_CONTAINERS_ROOT"
+
+    /// - Parameters:
+    ///   - root: the container root; when nil, `APP_GROUP_CONTAINERS_ROOT`, else
+    ///     ``defaultRoot(environment:)``.
+    ///   - entitlements: the identity of the calling (simulated) process.
+    public init(root: URL? = nil, entitlements: Entitlements, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.root = (root ?? Self.root(environment: environment)).standardizedFileURL
+        self.entitlements = entitlements
+    }
+
+    /// A resolver for the process's own identity (``Entitlements/current()``).
+    public static func current(root: URL? = nil) throws -> ContainerResolver {
+        ContainerResolver(root: root, entitlements: try Entitlements.current())
+    }
+
+    /// The root named by `APP_GROUP_CONTAINERS_ROOT`, else ``defaultRoot(environment:)``.
+    public static func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment[rootEnvironmentKey], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
+        return defaultRoot(environment: environment)
+    }
+
+    /// The per-user default: `~/Library/Group Containers` on macOS;
+    /// `$XDG_DATA_HOME/AppGroupContainers`, else `~/.local/share/AppGroupContainers`.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        #if os(macOS)
+        return home.appendingPathComponent("Library/Group Containers", isDirectory: true)
+        #else
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("AppGroupContainers", isDirectory: true)
+        }
+        return home.appendingPathComponent(".local/share/AppGroupContainers", isDirectory: true)
+        #endif
+    }
+
+    /// The group's container, created on first use; nil when the identity is not
+    /// entitled to the group (iOS semantics) or the identifier is invalid.
+    ///
+    /// Unlike iOS, the reason is not swallowed: it is written to standard error, and
+    /// ``requireContainerURL(forSecurityApplicationGroupIdentifier:)`` throws it.
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        do {
+            return try requireContainerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
+        } catch {
+            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)")
+            return nil
+        }
+    }
+
+    /// The group's container, created on first use.
+    /// - Throws: ``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)`` naming the
+    ///   group, the bundle id, the groups held and the fix;
+    ///   ``AppGroupError/invalidGroupIdentifier(_:rule:)``; file-system errors.
+    public func requireContainerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) throws -> URL {
+        let group = try GroupIdentifier(groupIdentifier)
+        try checkEntitlement(group)
+        return try createContainer(for: group)
+    }
+
+    /// Throws unless the identity holds `group`.
+    public func checkEntitlement(_ group: GroupIdentifier) throws {
+        guard entitlements.isEntitled(to: group) else {
+            throw AppGroupError.notEntitled(group: group.rawValue, bundleIdentifier: entitlements.bundleIdentifier,
+                                            heldGroups: entitlements.applicationGroups.map(\.rawValue))
+        }
+    }
+
+    /// Where `group`'s container is (or would be), without checking entitlements or
+    /// touching the disk. A valid identifier is one path component, so this stays in the root.
+    public func containerLocation(for group: GroupIdentifier) -> URL {
+        root.appendingPathComponent(group.rawValue, isDirectory: true)
+    }
+
+    /// The subdirectories made in every container.
+    public static let standardSubdirectories = ["Library", "Library/Caches", "Library/Preferences"]
+
+    func createContainer(for group: GroupIdentifier) throws -> URL {
+        try Self.makeRoot(root)
+        let container = containerLocation(for: group)
+        try Sys.makeDirectory(container.path)
+        for sub in Self.standardSubdirectories {
+            try Sys.makeDirectory(container.appendingPathComponent(sub, isDirectory: true).path)
+        }
+        return container
+    }
+
+    /// Creates the root and any missing parents. Existing parents are left as they
+    /// are (they may be shared, like /tmp); the root itself must be a directory.
+    static func makeRoot(_ root: URL) throws {
+        if let st = try Sys.stat(root.path) {
+            guard Sys.isDirectory(st) else {
+                throw AppGroupError.invalidRoot(path: root.path, problem: "it is a \(Sys.fileKind(st.st_mode)), not a directory")
+            }
+            return
+        }
+        var path = ""
+        for component in root.pathComponents where component != "/" {
+            path += "/" + component
+            if try Sys.stat(path) == nil {
+                do { try Sys.makeDirectory(path) } catch let error as AppGroupError {
+                    throw AppGroupError.invalidRoot(path: root.path, problem: error.description)
+                }
+            }
+        }
+    }
+}
+
+#if !canImport(Darwin)
+extension FileManager {
+    /// The App Group container for the process's identity, read from the environment
+    /// (see ``Entitlements/fromEnvironment(_:)``), under `APP_GROUP_CONTAINERS_ROOT`
+    /// or the per-user default. Nil, as on iOS, when the identity is not entitled;
+    /// the reason goes to standard error.
+    ///
+    /// Linux's Foundation has no such method; this one lets iOS code compile unchanged.
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        do {
+            return try ContainerResolver.current().containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
+        } catch {
+            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)")
+            return nil
+        }
+    }
+}
+#endif

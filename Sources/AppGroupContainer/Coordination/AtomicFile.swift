@@ -1,0 +1,165 @@
+import Foundation
+
+/// Whole-file reads and atomic, durable replacement of files inside a container.
+///
+/// A save writes a temporary file in the same directory
+/// (`.<name>.tmp-<pid>-<random>`, O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600),
+/// fsyncs it, renames it over the target and fsyncs the directory. A reader
+/// therefore sees the old file or the new one, never a torn or empty one. A save
+/// that fails leaves the old content and removes its temporary file.
+///
+/// AtomicFile does not lock: callers hold a ``FileCoordinator`` write
+/// coordination on the target while they read, modify and save.
+public enum AtomicFile {
+    /// Largest file ``read(_:limit:)`` accepts by default (64 MiB).
+    public static let defaultReadLimit: Int64 = 64 << 20
+
+    /// Replaces `url` with `data`, atomically; durably unless `durable` is false
+    /// (then neither file nor directory is fsynced: a crash may lose the new
+    /// content, but never tears it).
+    /// - Throws: ``AppGroupError`` (disk full, I/O error, a symbolic link or a
+    ///   directory standing where the file belongs).
+    public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
+        let target = url.standardizedFileURL
+        let directory = target.deletingLastPathComponent().path
+        if let st = try Sys.lstat(target.path), !Sys.isRegular(st) {
+            if Sys.isSymlink(st) {
+                throw AppGroupError.unsafePath(path: target.path, problem: "a symbolic link stands where the file belongs; it was left untouched, remove it")
+            }
+            throw AppGroupError.notARegularFile(path: target.path, kind: Sys.fileKind(st.st_mode))
+        }
+        let temporary = try createTemporary(for: target)
+        var done = false
+        defer { if !done { _ = try? Sys.unlink(temporary.path) } }
+        do {
+            try data.withUnsafeBytes { try Sys.writeAll(temporary.fd, $0, path: temporary.path) }
+            if durable { try Sys.fsync(temporary.fd, path: temporary.path) }
+        } catch {
+            Sys.close(temporary.fd)
+            throw error
+        }
+        Sys.close(temporary.fd)
+        try Sys.rename(temporary.path, to: target.path)
+        done = true
+        if durable { try syncDirectory(directory) }
+    }
+
+    /// Reads the whole regular file at `url`, refusing symbolic links, non-regular
+    /// files and files over `limit` bytes. Nil when no file is there.
+    public static func read(_ url: URL, limit: Int64 = defaultReadLimit) throws -> Data? {
+        try readWithIdentity(url, limit: limit).map(\.data)
+    }
+
+    /// A file's identity: device, inode, size and change time. An atomic save
+    /// always changes the inode, so equal identities mean unchanged content.
+    public struct Identity: Hashable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
+        public let size: Int64
+        public let changeSeconds: Int
+        public let changeNanoseconds: Int
+
+        init(_ st: Sys.FileStatus) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+            size = Int64(st.st_size)
+            #if canImport(Darwin)
+            changeSeconds = Int(st.st_ctimespec.tv_sec)
+            changeNanoseconds = Int(st.st_ctimespec.tv_nsec)
+            #else
+            changeSeconds = Int(st.st_ctim.tv_sec)
+            changeNanoseconds = Int(st.st_ctim.tv_nsec)
+            #endif
+        }
+    }
+
+    /// The identity of the file at `url` (one lstat), nil when nothing is there.
+    /// - Throws: when something other than a regular file stands there.
+    public static func identity(of url: URL) throws -> Identity? {
+        guard let st = try Sys.lstat(url.path) else { return nil }
+        guard Sys.isRegular(st) else {
+            if Sys.isSymlink(st) { throw AppGroupError.unsafePath(path: url.path, problem: "a symbolic link stands where the file belongs; remove it") }
+            throw AppGroupError.notARegularFile(path: url.path, kind: Sys.fileKind(st.st_mode))
+        }
+        return Identity(st)
+    }
+
+    /// Reads the file and returns its content with the identity of the inode read
+    /// (taken from the open descriptor, so the two always belong together).
+    public static func readWithIdentity(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, identity: Identity)? {
+        let path = url.path
+        let fd: Int32
+        do {
+            fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+            return nil
+        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
+        }
+        defer { Sys.close(fd) }
+        let st = try Sys.fstat(fd, path: path)
+        guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+        if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
+        let data = try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit)
+        return (data, Identity(st))
+    }
+
+    /// Removes the file at `url` (not following links); false when it was not there.
+    @discardableResult
+    public static func remove(_ url: URL, durable: Bool = true) throws -> Bool {
+        let removed = try Sys.unlink(url.path)
+        if removed && durable { try syncDirectory(url.deletingLastPathComponent().path) }
+        return removed
+    }
+
+    /// The prefix of temporary files made for `name`: a crashed writer's leftovers
+    /// start with it and are never read as data.
+    public static func temporaryPrefix(for name: String) -> String { "." + name + ".tmp-" }
+
+    /// True for a name made by ``write(_:to:durable:)`` as a temporary file.
+    public static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp-") }
+
+    /// Removes temporary files that writers killed mid-save left in `directory`
+    /// for `name`, when older than `age` seconds (a live writer's file is younger).
+    /// Returns how many were removed.
+    @discardableResult
+    public static func removeStaleTemporaries(in directory: URL, for name: String? = nil, olderThan age: TimeInterval = 60) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        let now = Date().timeIntervalSince1970
+        var removed = 0
+        for entry in names where isTemporaryName(entry) && (name.map { entry.hasPrefix(temporaryPrefix(for: $0)) } ?? true) {
+            let path = directory.appendingPathComponent(entry).path
+            guard let st = try? Sys.lstat(path), Sys.isRegular(st) else { continue }
+            #if canImport(Darwin)
+            let modified = Double(st.st_mtimespec.tv_sec)
+            #else
+            let modified = Double(st.st_mtim.tv_sec)
+            #endif
+            if now - modified >= age, (try? Sys.unlink(path)) == true { removed += 1 }
+        }
+        return removed
+    }
+
+    private static func createTemporary(for target: URL) throws -> (path: String, fd: Int32) {
+        let directory = target.deletingLastPathComponent().path
+        let prefix = temporaryPrefix(for: target.lastPathComponent)
+        while true {
+            let path = directory + "/" + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            do {
+                let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode)
+                // O_CREAT applied the umask: files are 0600 whatever it is.
+                try? Sys.fchmod(fd, Sys.fileMode, path: path)
+                return (path, fd)
+            } catch AppGroupError.systemCall(_, _, let code) where code == EEXIST {
+                continue
+            }
+        }
+    }
+
+    /// fsync(2) on a directory, so that a rename in it survives a crash.
+    static func syncDirectory(_ path: String) throws {
+        let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY)
+        defer { Sys.close(fd) }
+        try Sys.fsync(fd, path: path)
+    }
+}

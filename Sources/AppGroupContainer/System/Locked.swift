@@ -1,0 +1,16 @@
+import Foundation
+
+/// A value guarded by a mutex, for the little process-wide state the package keeps
+/// (the lock-descriptor pool, the per-thread coordination table, fault plans).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,224 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CAppGroupSys
+import Foundation
+
+/// Every system call the package makes goes through this one file, so that tests
+/// can inject failures (``FaultInjection``) and so that a reader can audit what
+/// touches the disk. Each wrapper names the C function it calls; EINTR is retried
+/// everywhere except in ``lock(_:_:wait:path:)``, whose caller decides.
+enum Sys {
+    typealias FileStatus = stat
+
+    static let directoryMode: mode_t = 0o700
+    static let fileMode: mode_t = 0o600
+
+    @inline(__always)
+    private static func fail(_ call: FaultInjection.Call, _ path: String) -> Int32? {
+        FaultInjection.errno(for: call, path: path)
+    }
+
+    /// open(2). Always adds O_CLOEXEC.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = fileMode) throws -> Int32 {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "open", path: path, errno: e) }
+        while true {
+            let fd = Glibc_open(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "open", path: path, errno: errno)
+        }
+    }
+
+    /// close(2). Errors are ignored: after close the descriptor is gone either way.
+    static func close(_ fd: Int32) {
+        _ = systemClose(fd)
+    }
+
+    /// write(2) until every byte is written.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        if let e = fail(.write, path) { throw AppGroupError.systemCall(operation: "write", path: path, errno: e) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "write", path: path, errno: errno)
+            }
+            if n == 0 { throw AppGroupError.systemCall(operation: "write", path: path, errno: EIO) }
+            offset += n
+        }
+    }
+
+    /// read(2) until end of file, refusing more than `limit` bytes.
+    static func readAll(_ fd: Int32, path: String, sizeHint: Int, limit: Int64) throws -> Data {
+        if let e = fail(.read, path) { throw AppGroupError.systemCall(operation: "read", path: path, errno: e) }
+        var data = Data(count: max(sizeHint, 0) + 1)
+        var length = 0
+        while true {
+            if length == data.count { data.count = data.count * 2 }
+            let capacity = data.count - length
+            let n = data.withUnsafeMutableBytes { raw in
+                systemRead(fd, raw.baseAddress! + length, capacity)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "read", path: path, errno: errno)
+            }
+            if n == 0 { break }
+            length += n
+            if Int64(length) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(length), limit: limit) }
+        }
+        data.count = length
+        return data
+    }
+
+    /// fsync(2).
+    static func fsync(_ fd: Int32, path: String) throws {
+        if let e = fail(.fsync, path) { throw AppGroupError.systemCall(operation: "fsync", path: path, errno: e) }
+        while systemFsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "fsync", path: path, errno: errno)
+        }
+    }
+
+    /// rename(2): atomically replaces `to`.
+    static func rename(_ from: String, to: String) throws {
+        if let e = fail(.rename, to) { throw AppGroupError.systemCall(operation: "rename", path: to, errno: e) }
+        while systemRename(from, to) != 0 {
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "rename", path: to, errno: errno)
+        }
+    }
+
+    /// unlink(2). Returns false when the file was already gone.
+    @discardableResult
+    static func unlink(_ path: String) throws -> Bool {
+        if let e = fail(.unlink, path) { throw AppGroupError.systemCall(operation: "unlink", path: path, errno: e) }
+        while systemUnlink(path) != 0 {
+            if errno == EINTR { continue }
+            if errno == ENOENT { return false }
+            throw AppGroupError.systemCall(operation: "unlink", path: path, errno: errno)
+        }
+        return true
+    }
+
+    /// rmdir(2). Returns false when the directory was already gone.
+    @discardableResult
+    static func rmdir(_ path: String) throws -> Bool {
+        if let e = fail(.unlink, path) { throw AppGroupError.systemCall(operation: "rmdir", path: path, errno: e) }
+        if systemRmdir(path) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw AppGroupError.systemCall(operation: "rmdir", path: path, errno: errno)
+    }
+
+    /// mkdir(2) with mode 0700, then chmod(2) so the umask cannot widen or narrow it.
+    /// Returns false when the directory already existed (another process may have
+    /// made it a moment ago). Refuses anything that is not a real directory.
+    @discardableResult
+    static func makeDirectory(_ path: String) throws -> Bool {
+        if let e = fail(.mkdir, path) { throw AppGroupError.systemCall(operation: "mkdir", path: path, errno: e) }
+        if systemMkdir(path, directoryMode) == 0 {
+            _ = systemChmod(path, directoryMode)
+            return true
+        }
+        let code = errno
+        guard code == EEXIST else { throw AppGroupError.systemCall(operation: "mkdir", path: path, errno: code) }
+        guard let st = try lstat(path) else { throw AppGroupError.systemCall(operation: "mkdir", path: path, errno: ENOENT) }
+        if (st.st_mode & S_IFMT) == S_IFLNK {
+            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where a directory belongs; remove it")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw AppGroupError.unsafePath(path: path, problem: "a \(fileKind(st.st_mode)) stands where a directory belongs; remove it")
+        }
+        return false
+    }
+
+    /// fchmod(2).
+    static func fchmod(_ fd: Int32, _ mode: mode_t, path: String) throws {
+        if systemFchmod(fd, mode) != 0 {
+            throw AppGroupError.systemCall(operation: "fchmod", path: path, errno: errno)
+        }
+    }
+
+    /// lstat(2). Returns nil when nothing is there.
+    static func lstat(_ path: String) throws -> FileStatus? {
+        if let e = fail(.stat, path) { throw AppGroupError.systemCall(operation: "lstat", path: path, errno: e) }
+        var st = FileStatus()
+        if systemLstat(path, &st) == 0 { return st }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw AppGroupError.systemCall(operation: "lstat", path: path, errno: errno)
+    }
+
+    /// stat(2), following links. Returns nil when nothing is there.
+    static func stat(_ path: String) throws -> FileStatus? {
+        if let e = fail(.stat, path) { throw AppGroupError.systemCall(operation: "stat", path: path, errno: e) }
+        var st = FileStatus()
+        if systemStat(path, &st) == 0 { return st }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw AppGroupError.systemCall(operation: "stat", path: path, errno: errno)
+    }
+
+    /// fstat(2).
+    static func fstat(_ fd: Int32, path: String) throws -> FileStatus {
+        if let e = fail(.fstat, path) { throw AppGroupError.systemCall(operation: "fstat", path: path, errno: e) }
+        var st = FileStatus()
+        if systemFstat(fd, &st) == 0 { return st }
+        throw AppGroupError.systemCall(operation: "fstat", path: path, errno: errno)
+    }
+
+    /// readlink(2) of a path known to be a symbolic link.
+    static func readLink(_ path: String) throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = systemReadlink(path, &buffer, buffer.count - 1)
+        if n < 0 { throw AppGroupError.systemCall(operation: "readlink", path: path, errno: errno) }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// fcntl(F_OFD_SETLK / F_OFD_SETLKW) on Linux, flock elsewhere (see CAppGroupSys).
+    /// Returns 0 on success or the errno; EINTR is returned, not retried.
+    static func lock(_ fd: Int32, _ mode: Int32, wait: Bool, path: String) -> Int32 {
+        if mode != Int32(AGC_LOCK_UNLOCK), let e = fail(.lock, path) { return e }
+        return agc_lock(fd, mode, wait ? 1 : 0) == 0 ? 0 : errno
+    }
+
+    static var usesOpenFileDescriptionLocks: Bool { agc_lock_uses_ofd() == 1 }
+
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "regular file"
+        case S_IFDIR: return "directory"
+        case S_IFLNK: return "symbolic link"
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        default: return "special file"
+        }
+    }
+
+    static func isRegular(_ st: FileStatus) -> Bool { (st.st_mode & S_IFMT) == S_IFREG }
+    static func isDirectory(_ st: FileStatus) -> Bool { (st.st_mode & S_IFMT) == S_IFDIR }
+    static func isSymlink(_ st: FileStatus) -> Bool { (st.st_mode & S_IFMT) == S_IFLNK }
+}
+
+// The libc functions under names that cannot collide with the wrappers above.
+private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, p, n) }
+private func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+private func systemRename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
+private func systemUnlink(_ p: String) -> Int32 { unlink(p) }
+private func systemRmdir(_ p: String) -> Int32 { rmdir(p) }
+private func systemMkdir(_ p: String, _ m: mode_t) -> Int32 { mkdir(p, m) }
+private func systemChmod(_ p: String, _ m: mode_t) -> Int32 { chmod(p, m) }
+private func systemFchmod(_ fd: Int32, _ m: mode_t) -> Int32 { fchmod(fd, m) }
+private func systemLstat(_ p: String, _ st: inout stat) -> Int32 { lstat(p, &st) }
+private func systemStat(_ p: String, _ st: inout stat) -> Int32 { stat(p, &st) }
+private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st) }
+private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }

@@ -1,0 +1,112 @@
+import AppGroupContainer
+import Foundation
+
+// A helper process for the multi-process tests. Each command does one thing to
+// real files with real locks and reports on stdout; exit 0 means it went as asked.
+//
+//   increment --file F --count N          N coordinated read-increment-write cycles
+//   hold --file F [--mode read|write]     take a lock, print "locked", sleep until killed
+//   wait-lock --file F [--timeout S]      take the write lock; print "acquired" or the error (exit 3)
+//   replace --file F --count N --size B   atomically replace F with N uniform files of B bytes
+//   read --file F --count N --size B      read F N times, checking it is never torn, short or empty
+//   pair --first A --second B --rounds N  lock A and B together N times, incrementing both
+
+func option(_ name: String, _ fallback: String? = nil) -> String {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
+    if let fallback { return fallback }
+    fail("missing --\(name)")
+}
+
+func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
+    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
+    return value
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("AppGroupProbe: \(message)\n".utf8))
+    exit(code)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func readCounter(_ url: URL) throws -> Int {
+    guard let data = try AtomicFile.read(url) else { return 0 }
+    return Int(String(decoding: data, as: UTF8.self)) ?? -1_000_000
+}
+
+func increment(_ url: URL, coordinator: FileCoordinator) throws {
+    try coordinator.coordinate(writingItemAt: url) { url in
+        let value = try readCounter(url)
+        try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+    }
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+do {
+    switch command {
+    case "increment":
+        let url = URL(fileURLWithPath: option("file"))
+        let coordinator = FileCoordinator()
+        for _ in 0..<intOption("count") { try increment(url, coordinator: coordinator) }
+        say("done")
+    case "hold":
+        let url = URL(fileURLWithPath: option("file"))
+        let body: (URL) -> Void = { _ in
+            say("locked")
+            while true { sleep(60) }
+        }
+        if option("mode", "write") == "read" {
+            try FileCoordinator().coordinate(readingItemAt: url, byAccessor: body)
+        } else {
+            try FileCoordinator().coordinate(writingItemAt: url, byAccessor: body)
+        }
+    case "wait-lock":
+        let url = URL(fileURLWithPath: option("file"))
+        let timeout = Double(option("timeout", "-1")) ?? -1
+        let start = Date()
+        do {
+            try FileCoordinator(timeout: timeout < 0 ? nil : timeout).coordinate(writingItemAt: url) { _ in }
+            say("acquired after \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+        } catch let error as AppGroupError {
+            if case .coordinationTimedOut = error { say("timeout: \(error)"); exit(3) }
+            throw error
+        }
+    case "replace":
+        let url = URL(fileURLWithPath: option("file"))
+        let size = intOption("size")
+        for i in 0..<intOption("count") {
+            try AtomicFile.write(Data(repeating: UInt8(i % 251 + 1), count: size), to: url, durable: false)
+        }
+        say("done")
+    case "read":
+        let url = URL(fileURLWithPath: option("file"))
+        let size = intOption("size")
+        let count = intOption("count")
+        for i in 0..<count {
+            guard let data = try AtomicFile.read(url) else { fail("read \(i): the file is missing") }
+            guard data.count == size else { fail("read \(i): \(data.count) bytes, expected \(size)") }
+            guard let first = data.first, first != 0, !data.contains(where: { $0 != first }) else {
+                fail("read \(i): torn content")
+            }
+        }
+        say("read \(count) times, never torn")
+    case "pair":
+        let a = URL(fileURLWithPath: option("first"))
+        let b = URL(fileURLWithPath: option("second"))
+        let coordinator = FileCoordinator()
+        for _ in 0..<intOption("rounds") {
+            try coordinator.coordinate(writingItemAt: a, writingItemAt: b) { a, b in
+                try AtomicFile.write(Data(String(try readCounter(a) + 1).utf8), to: a, durable: false)
+                try AtomicFile.write(Data(String(try readCounter(b) + 1).utf8), to: b, durable: false)
+            }
+        }
+        say("done")
+    default:
+        fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,21 @@
+#ifndef CAPPGROUPSYS_H
+#define CAPPGROUPSYS_H
+
+/// Lock modes understood by agc_lock.
+enum {
+    AGC_LOCK_UNLOCK = 0,
+    AGC_LOCK_SHARED = 1,
+    AGC_LOCK_EXCLUSIVE = 2,
+};
+
+/// Takes, or releases, a whole-file advisory lock owned by the open file
+/// description behind `fd` (Linux: fcntl F_OFD_SETLK / F_OFD_SETLKW with
+/// l_start 0, l_len 0, l_pid 0; elsewhere: flock).
+/// Returns 0, or -1 with errno set (EAGAIN/EWOULDBLOCK/EACCES when busy and
+/// `wait` is 0; EINTR when a signal interrupted a wait). Never retries.
+int agc_lock(int fd, int mode, int wait);
+
+/// 1 when agc_lock uses open-file-description fcntl locks, 0 when flock.
+int agc_lock_uses_ofd(void);
+
+#endif

@@ -1,0 +1,2 @@
+import AppGroupContainer
+// SharedDefaults: issue 3 builds the suite store here.
