@@ -2,12 +2,15 @@
 import PackageDescription
 
 // Data flows one way: identity -> resolver -> container -> coordinator -> atomic file.
-// SharedDefaults and the share-flow inbox sit on top and never call fcntl or rename.
+// SharedDefaults, the share-flow inbox and SharedKeychain sit on top and never call
+// fcntl or rename themselves.
 let package = Package(
     name: "AppGroupContainer",
     products: [
         .library(name: "AppGroupContainer", targets: ["AppGroupContainer"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
+        .library(name: "SharedKeychain", targets: ["SharedKeychain"]),
+        .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
     ],
     targets: [
@@ -16,11 +19,22 @@ let package = Package(
         .target(name: "CAppGroupSys"),
         .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
-        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "SharedDefaults"]),
-        // A helper process for the multi-process tests: it locks, increments and
-        // replaces files on command, so tests race real processes.
+        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
+        // For other projects' integration tests: a temporary simulated device,
+        // targets with identities, and running code or executables as a target.
+        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer"]),
+        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
+
+        // Helper processes for the multi-process tests: each does one thing to real
+        // files with real locks on command, so tests race real processes.
         .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer"]),
+        .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults"]),
+        .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain"]),
+
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupContainer", "AppGroupProbe"]),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),
+        .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
+        .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

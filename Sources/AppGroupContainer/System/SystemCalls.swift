@@ -186,6 +186,59 @@ enum Sys {
         return agc_lock(fd, mode, wait ? 1 : 0) == 0 ? 0 : errno
     }
 
+    #if os(Linux)
+    /// inotify_init1(2), non-blocking and close-on-exec.
+    static func inotifyInit() throws -> Int32 {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if fd < 0 { throw AppGroupError.systemCall(operation: "inotify_init1", path: "", errno: errno) }
+        return fd
+    }
+
+    /// inotify_add_watch(2).
+    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) throws -> Int32 {
+        let wd = inotify_add_watch(fd, path, mask)
+        if wd < 0 { throw AppGroupError.systemCall(operation: "inotify_add_watch", path: path, errno: errno) }
+        return wd
+    }
+    #endif
+
+    /// pipe(2) then FD_CLOEXEC and O_NONBLOCK on both ends.
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        if systemPipe(&fds) != 0 { throw AppGroupError.systemCall(operation: "pipe", path: "", errno: errno) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// poll(2) for readability of `fds`; `timeout` in milliseconds, -1 forever.
+    /// Returns the descriptors that became readable (empty on timeout or EINTR).
+    static func pollReadable(_ fds: [Int32], timeout: Int32) -> [Int32] {
+        var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let n = poll(&entries, nfds_t(entries.count), timeout)
+        if n <= 0 { return [] }
+        return entries.filter { $0.revents != 0 }.map(\.fd)
+    }
+
+    /// read(2) once into `buffer`; returns the byte count, 0 at end or when nothing
+    /// is ready (EAGAIN), -1 on another error.
+    static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = systemRead(fd, buffer.baseAddress!, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            return errno == EAGAIN ? 0 : -1
+        }
+    }
+
+    /// write(2) of one byte, ignoring errors (used to wake a poll).
+    static func poke(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = systemWrite(fd, &byte, 1)
+    }
+
     static var usesOpenFileDescriptionLocks: Bool { agc_lock_uses_ofd() == 1 }
 
     static func fileKind(_ mode: mode_t) -> String {
@@ -221,4 +274,5 @@ private func systemFchmod(_ fd: Int32, _ m: mode_t) -> Int32 { fchmod(fd, m) }
 private func systemLstat(_ p: String, _ st: inout stat) -> Int32 { lstat(p, &st) }
 private func systemStat(_ p: String, _ st: inout stat) -> Int32 { stat(p, &st) }
 private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st) }
+private func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Reports the names of entries that appear, change or vanish in one directory,
+/// whichever process changed them.
+///
+/// On Linux it uses inotify (an atomic save shows up as a rename into the
+/// directory); a thread of its own sleeps in poll(2), so an idle watcher uses no
+/// CPU. Elsewhere it compares directory listings every 50 ms. Events carry names
+/// only; rapid changes may coalesce into one delivery.
+public final class DirectoryWatcher: Sendable {
+    /// The directory watched.
+    public let directory: URL
+    private let stop: Locked<(() -> Void)?>
+
+    /// Starts watching `directory`, calling `handler` on a private thread with the
+    /// set of entry names changed since the last call.
+    /// - Throws: when the directory cannot be watched (missing, not a directory,
+    ///   the inotify limit reached).
+    public init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws {
+        self.directory = directory
+        #if os(Linux)
+        let inotify = try Sys.inotifyInit()
+        do {
+            let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
+            _ = try Sys.inotifyAddWatch(inotify, directory.path, mask)
+        } catch {
+            Sys.close(inotify)
+            throw error
+        }
+        let wake = try Sys.pipe()
+        stop = Locked({ Sys.poke(wake.write) })
+        let thread = Thread {
+            Self.run(inotify: inotify, wake: wake.read, handler: handler)
+            Sys.close(inotify)
+            Sys.close(wake.read)
+            Sys.close(wake.write)
+        }
+        #else
+        let cancelled = Locked(false)
+        stop = Locked({ cancelled.withLock { $0 = true } })
+        let path = directory.path
+        let thread = Thread {
+            var previous = Self.snapshot(path)
+            while !cancelled.withLock({ $0 }) {
+                usleep(50_000)
+                let current = Self.snapshot(path)
+                let changed = Set(current.keys).symmetricDifference(previous.keys)
+                    .union(current.keys.filter { previous[$0] != nil && previous[$0] != current[$0] })
+                previous = current
+                if !changed.isEmpty { handler(changed) }
+            }
+        }
+        #endif
+        thread.name = "DirectoryWatcher \(directory.lastPathComponent)"
+        thread.start()
+    }
+
+    /// Stops watching; no handler call starts after this returns... except one
+    /// already under way. Safe to call more than once.
+    public func cancel() {
+        let action = stop.withLock { current -> (() -> Void)? in
+            defer { current = nil }
+            return current
+        }
+        action?()
+    }
+
+    deinit { cancel() }
+
+    /// Names changed in `directory`, as an async sequence. Cancelling the consuming
+    /// task (or dropping the sequence) stops the watcher.
+    public static func changes(in directory: URL) throws -> AsyncStream<Set<String>> {
+        let (stream, continuation) = AsyncStream<Set<String>>.makeStream(bufferingPolicy: .unbounded)
+        let watcher = try DirectoryWatcher(directory: directory) { names in continuation.yield(names) }
+        continuation.onTermination = { _ in watcher.cancel() }
+        return stream
+    }
+
+    #if os(Linux)
+    private static func run(inotify: Int32, wake: Int32, handler: @Sendable (Set<String>) -> Void) {
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let ready = Sys.pollReadable([inotify, wake], timeout: -1)
+            if ready.contains(wake) { return }
+            guard ready.contains(inotify) else { continue }
+            var names = Set<String>()
+            while true {
+                let n = Sys.readAvailable(inotify, into: buffer)
+                if n <= 0 { break }
+                var offset = 0
+                // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[]; }
+                while offset + 16 <= n {
+                    let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
+                    if length > 0, offset + 16 + length <= n {
+                        let bytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<(offset + 16 + length)])
+                        let name = String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+                        if !name.isEmpty { names.insert(name) }
+                    }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { names.insert("") } // overflow: "something changed"
+                    offset += 16 + length
+                }
+            }
+            if !names.isEmpty { handler(names) }
+        }
+    }
+    #else
+    private static func snapshot(_ path: String) -> [String: Double] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        var result: [String: Double] = [:]
+        for name in names {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            result[name] = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        }
+        return result
+    }
+    #endif
+}

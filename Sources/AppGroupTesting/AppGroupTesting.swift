@@ -1,0 +1,2 @@
+import AppGroupContainer
+// AppGroupTesting: being built (see the open issues).

@@ -1,0 +1,1 @@
+print("DefaultsProbe: being built")

@@ -1,0 +1,2 @@
+import AppGroupContainer
+// SharedKeychain: being built (see the open issues).
