@@ -24,12 +24,12 @@ final class FileLock: Sendable {
 
     let lockPath: String
     let mode: Mode
-    private let fd: Int32
+    private let descriptor: DescriptorPool.Descriptor
 
-    private init(lockPath: String, mode: Mode, fd: Int32) {
+    private init(lockPath: String, mode: Mode, descriptor: DescriptorPool.Descriptor) {
         self.lockPath = lockPath
         self.mode = mode
-        self.fd = fd
+        self.descriptor = descriptor
     }
 
     /// The lock file that guards `item`: `<dir>/.<name>.lock`.
@@ -49,45 +49,45 @@ final class FileLock: Sendable {
     static func acquire(_ lockPath: String, mode: Mode, timeout: TimeInterval?, itemPath: String) throws -> FileLock {
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
         while true {
-            let fd = try DescriptorPool.shared.take(lockPath)
+            let descriptor = try DescriptorPool.shared.take(lockPath)
             do {
-                try wait(fd, mode: mode, deadline: deadline, lockPath: lockPath, itemPath: itemPath, timeout: timeout ?? 0)
+                try wait(descriptor.fd, mode: mode, deadline: deadline, lockPath: lockPath, itemPath: itemPath, timeout: timeout ?? 0)
             } catch {
-                Sys.close(fd)
+                Sys.close(descriptor.fd)
                 throw error
             }
             // A lock on a file that was unlinked or replaced meanwhile protects
             // nothing: check that the path still names the inode we locked.
-            if try isCurrent(fd, lockPath) { return FileLock(lockPath: lockPath, mode: mode, fd: fd) }
-            _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
-            Sys.close(fd)
+            if try isCurrent(descriptor, lockPath) { return FileLock(lockPath: lockPath, mode: mode, descriptor: descriptor) }
+            _ = Sys.lock(descriptor.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
+            Sys.close(descriptor.fd)
         }
     }
 
     /// Tries once, without waiting; nil when another holder conflicts.
     static func tryAcquire(_ lockPath: String, mode: Mode) throws -> FileLock? {
         while true {
-            let fd = try DescriptorPool.shared.take(lockPath)
-            let result = Sys.lock(fd, mode.rawValue, wait: false, path: lockPath)
-            if result == EINTR { DescriptorPool.shared.give(back: fd, for: lockPath); continue }
+            let descriptor = try DescriptorPool.shared.take(lockPath)
+            let result = Sys.lock(descriptor.fd, mode.rawValue, wait: false, path: lockPath)
+            if result == EINTR { DescriptorPool.shared.give(back: descriptor, for: lockPath); continue }
             if result == EAGAIN || result == EACCES || result == EWOULDBLOCK {
-                DescriptorPool.shared.give(back: fd, for: lockPath)
+                DescriptorPool.shared.give(back: descriptor, for: lockPath)
                 return nil
             }
             if result != 0 {
-                Sys.close(fd)
+                Sys.close(descriptor.fd)
                 throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: lockPath, errno: result)
             }
-            if try isCurrent(fd, lockPath) { return FileLock(lockPath: lockPath, mode: mode, fd: fd) }
-            _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
-            Sys.close(fd)
+            if try isCurrent(descriptor, lockPath) { return FileLock(lockPath: lockPath, mode: mode, descriptor: descriptor) }
+            _ = Sys.lock(descriptor.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
+            Sys.close(descriptor.fd)
         }
     }
 
     /// Releases the lock; the descriptor goes back to the pool for the next holder.
     func release() {
-        _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
-        DescriptorPool.shared.give(back: fd, for: lockPath)
+        _ = Sys.lock(descriptor.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: lockPath)
+        DescriptorPool.shared.give(back: descriptor, for: lockPath)
     }
 
     private static func wait(_ fd: Int32, mode: Mode, deadline: UInt64?, lockPath: String, itemPath: String, timeout: TimeInterval) throws {
@@ -118,25 +118,32 @@ final class FileLock: Sendable {
         }
     }
 
-    private static func isCurrent(_ fd: Int32, _ lockPath: String) throws -> Bool {
-        let held = try Sys.fstat(fd, path: lockPath)
+    private static func isCurrent(_ descriptor: DescriptorPool.Descriptor, _ lockPath: String) throws -> Bool {
         guard let named = try Sys.lstat(lockPath) else { return false }
-        return named.st_ino == held.st_ino && named.st_dev == held.st_dev
+        return UInt64(named.st_ino) == descriptor.inode && UInt64(named.st_dev) == descriptor.device
     }
 }
 
 /// Idle descriptors of lock files, kept open so that taking a lock costs one
-/// fcntl and one stat rather than an open and a close. A descriptor is used by one
-/// holder at a time, so every holder still has its own open file description.
+/// fcntl and one lstat rather than an open, an fstat and a close. A descriptor is
+/// used by one holder at a time, so every holder still has its own open file
+/// description.
 final class DescriptorPool: Sendable {
     static let shared = DescriptorPool()
 
-    private let idle = Locked<[String: [Int32]]>([:])
+    /// An open lock file and the inode it was opened on.
+    struct Descriptor: Sendable {
+        let fd: Int32
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private let idle = Locked<[String: [Descriptor]]>([:])
     private static let maxIdlePerPath = 4
     private static let maxPaths = 256
 
-    func take(_ lockPath: String) throws -> Int32 {
-        if let fd = idle.withLock({ $0[lockPath]?.popLast() }) { return fd }
+    func take(_ lockPath: String) throws -> Descriptor {
+        if let descriptor = idle.withLock({ $0[lockPath]?.popLast() }) { return descriptor }
         let fd = try Sys.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW)
         do {
             let st = try Sys.fstat(fd, path: lockPath)
@@ -145,20 +152,20 @@ final class DescriptorPool: Sendable {
             }
             // O_CREAT applies the umask; a lock file every peer opens must stay 0600.
             if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: lockPath) }
+            return Descriptor(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         } catch {
             Sys.close(fd)
             throw error
         }
-        return fd
     }
 
-    func give(back fd: Int32, for lockPath: String) {
+    func give(back descriptor: Descriptor, for lockPath: String) {
         let keep = idle.withLock { table -> Bool in
             if table[lockPath] == nil && table.count >= Self.maxPaths { return false }
             if table[lockPath, default: []].count >= Self.maxIdlePerPath { return false }
-            table[lockPath, default: []].append(fd)
+            table[lockPath, default: []].append(descriptor)
             return true
         }
-        if !keep { Sys.close(fd) }
+        if !keep { Sys.close(descriptor.fd) }
     }
 }
