@@ -30,6 +30,8 @@ let package = Package(
         .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer"]),
         .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults"]),
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain"]),
+        // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
 
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupContainer", "AppGroupProbe"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),

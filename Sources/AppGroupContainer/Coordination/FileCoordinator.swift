@@ -64,7 +64,7 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [],
                               byAccessor reader: (URL) throws -> T) throws -> T {
         let item = try Self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
-        return try withLocks([(item, .shared)]) { try reader(item) }
+        return try withLocks([(item, .shared)]) { try reader(item.url) }
     }
 
     /// Runs `writer` while holding an exclusive lock on `url`: every other reader
@@ -72,7 +72,7 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
                               byAccessor writer: (URL) throws -> T) throws -> T {
         let item = try Self.item(url, resolvingLinks: false)
-        return try withLocks([(item, .exclusive)]) { try writer(item) }
+        return try withLocks([(item, .exclusive)]) { try writer(item.url) }
     }
 
     /// Reads one item and writes another under one coordination (both locks are
@@ -83,7 +83,7 @@ public struct FileCoordinator: Sendable {
                               byAccessor accessor: (URL, URL) throws -> T) throws -> T {
         let reading = try Self.item(readingURL, resolvingLinks: readingOptions.contains(.resolvesSymbolicLink))
         let writing = try Self.item(writingURL, resolvingLinks: false)
-        return try withLocks([(reading, .shared), (writing, .exclusive)]) { try accessor(reading, writing) }
+        return try withLocks([(reading, .shared), (writing, .exclusive)]) { try accessor(reading.url, writing.url) }
     }
 
     /// Writes two items under one coordination, as for a move (`forMoving` on the
@@ -93,7 +93,7 @@ public struct FileCoordinator: Sendable {
                               byAccessor accessor: (URL, URL) throws -> T) throws -> T {
         let first = try Self.item(url1, resolvingLinks: false)
         let second = try Self.item(url2, resolvingLinks: false)
-        return try withLocks([(first, .exclusive), (second, .exclusive)]) { try accessor(first, second) }
+        return try withLocks([(first, .exclusive), (second, .exclusive)]) { try accessor(first.url, second.url) }
     }
 
     // MARK: Asynchronous forms
@@ -103,72 +103,96 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T: Sendable>(readingItemAt url: URL, options: ReadingOptions = [],
                                         byAccessor reader: (URL) async throws -> T) async throws -> T {
         let item = try Self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
-        return try await withLocks([(item, .shared)]) { try await reader(item) }
+        return try await withLocks([(item, .shared)]) { try await reader(item.url) }
     }
 
     /// The async form of ``coordinate(writingItemAt:options:byAccessor:)``.
     public func coordinate<T: Sendable>(writingItemAt url: URL, options: WritingOptions = [],
                                         byAccessor writer: (URL) async throws -> T) async throws -> T {
         let item = try Self.item(url, resolvingLinks: false)
-        return try await withLocks([(item, .exclusive)]) { try await writer(item) }
+        return try await withLocks([(item, .exclusive)]) { try await writer(item.url) }
     }
 
     /// The lock file that guards `item` (`<dir>/.<name>.lock`): what another
     /// program locks to take part in the protocol.
     public static func lockFileURL(for item: URL) throws -> URL {
-        URL(fileURLWithPath: try FileLock.lockPath(for: item))
+        URL(fileURLWithPath: try Self.item(item, resolvingLinks: false).lockPath)
     }
 
     // MARK: Machinery
 
-    /// The lock files this thread or task holds, and how. Task-local values fall
-    /// back to thread-local storage outside a task, so one table serves both.
-    @TaskLocal static var held: [String: FileLock.Mode] = [:]
-
-    private struct Plan {
-        var steps: [(path: String, mode: FileLock.Mode, item: String)] = []
-        var holds: [String: FileLock.Mode]
+    /// A lock the current thread or task holds.
+    struct Hold: Sendable {
+        let lockPath: String
+        let mode: FileLock.Mode
     }
 
-    private func plan(_ requests: [(URL, FileLock.Mode)]) throws -> Plan {
-        var wanted: [String: (FileLock.Mode, String)] = [:]
-        for (url, mode) in requests {
-            let path = try FileLock.lockPath(for: url)
-            let previous = wanted[path]?.0
-            wanted[path] = (previous == .exclusive ? .exclusive : mode, url.path)
+    /// The locks this thread or task holds. Task-local values fall back to
+    /// thread-local storage outside a task, so one list serves both. A list, not a
+    /// dictionary: it rarely holds more than two entries.
+    @TaskLocal static var held: [Hold] = []
+
+    /// An item ready to coordinate: the URL the accessor gets, its path, its lock file.
+    struct Item {
+        let url: URL
+        let path: String
+        let lockPath: String
+    }
+
+    private struct Step {
+        let lockPath: String
+        let mode: FileLock.Mode
+        let itemPath: String
+    }
+
+    private func plan(_ requests: [(Item, FileLock.Mode)]) throws -> (steps: [Step], holds: [Hold]) {
+        var wanted: [Step] = []
+        wanted.reserveCapacity(requests.count)
+        for (item, mode) in requests {
+            if let i = wanted.firstIndex(where: { $0.lockPath == item.lockPath }) {
+                if mode == .exclusive { wanted[i] = Step(lockPath: item.lockPath, mode: .exclusive, itemPath: item.path) }
+            } else {
+                wanted.append(Step(lockPath: item.lockPath, mode: mode, itemPath: item.path))
+            }
         }
-        var plan = Plan(holds: Self.held)
         // One fixed order for everyone: ascending bytes of the lock-file path.
-        for (path, (mode, item)) in wanted.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
-            switch (Self.held[path], mode) {
+        if wanted.count > 1 { wanted.sort { $0.lockPath.utf8.lexicographicallyPrecedes($1.lockPath.utf8) } }
+        let held = Self.held
+        var steps: [Step] = []
+        var holds = held
+        for step in wanted {
+            switch (held.first(where: { $0.lockPath == step.lockPath })?.mode, step.mode) {
             case (.exclusive?, _), (.shared?, .shared):
                 continue // already held strongly enough by this thread or task
             case (.shared?, .exclusive):
-                throw AppGroupError.nestedCoordinationUpgrade(path: item)
+                throw AppGroupError.nestedCoordinationUpgrade(path: step.itemPath)
             case (nil, _):
-                plan.steps.append((path, mode, item))
-                plan.holds[path] = mode
+                steps.append(step)
+                holds.append(Hold(lockPath: step.lockPath, mode: step.mode))
             }
         }
-        return plan
+        return (steps, holds)
     }
 
-    private func withLocks<T>(_ requests: [(URL, FileLock.Mode)], _ body: () throws -> T) throws -> T {
+    private func withLocks<T>(_ requests: [(Item, FileLock.Mode)], _ body: () throws -> T) throws -> T {
         let plan = try plan(requests)
+        if plan.steps.isEmpty { return try body() }
         var locks: [FileLock] = []
+        locks.reserveCapacity(plan.steps.count)
         defer { for lock in locks.reversed() { lock.release() } }
         for step in plan.steps {
-            locks.append(try FileLock.acquire(step.path, mode: step.mode, timeout: timeout, itemPath: step.item))
+            locks.append(try FileLock.acquire(step.lockPath, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
         }
         return try Self.$held.withValue(plan.holds) { try body() }
     }
 
-    private func withLocks<T: Sendable>(_ requests: [(URL, FileLock.Mode)], _ body: () async throws -> T) async throws -> T {
+    private func withLocks<T: Sendable>(_ requests: [(Item, FileLock.Mode)], _ body: () async throws -> T) async throws -> T {
         let plan = try plan(requests)
+        if plan.steps.isEmpty { return try await body() }
         var locks: [FileLock] = []
         defer { for lock in locks.reversed() { lock.release() } }
         for step in plan.steps {
-            if let lock = try FileLock.tryAcquire(step.path, mode: step.mode) {
+            if let lock = try FileLock.tryAcquire(step.lockPath, mode: step.mode) {
                 locks.append(lock)
                 continue
             }
@@ -177,7 +201,7 @@ public struct FileCoordinator: Sendable {
             let lock = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FileLock, Error>) in
                 let thread = Thread {
                     continuation.resume(with: Result {
-                        try FileLock.acquire(step.path, mode: step.mode, timeout: timeout, itemPath: step.item)
+                        try FileLock.acquire(step.lockPath, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
                     })
                 }
                 thread.name = "FileCoordinator wait"
@@ -188,16 +212,68 @@ public struct FileCoordinator: Sendable {
         return try await Self.$held.withValue(plan.holds) { try await body() }
     }
 
-    /// The item URL the accessor receives: standardized, with a symbolic link
+    /// Validates `url` and finds its lock file: standardized, with a symbolic link
     /// resolved when asked.
-    static func item(_ url: URL, resolvingLinks: Bool) throws -> URL {
+    static func item(_ url: URL, resolvingLinks: Bool) throws -> Item {
         guard url.isFileURL else {
             throw AppGroupError.unsafePath(path: url.absoluteString, problem: "only file URLs can be coordinated")
         }
-        if url.path.utf8.contains(0) {
-            throw AppGroupError.unsafePath(path: url.path, problem: "the path contains a NUL byte")
+        // The percent-encoded path is stored as is; decoding it costs more than the
+        // lock itself, so decode only when there is something to decode.
+        let encoded = url.path(percentEncoded: true)
+        var scan = PathScan(encoded)
+        let path = scan.hasPercent ? url.path : encoded
+        if scan.hasPercent { scan = PathScan(path) }
+        if scan.hasNUL {
+            throw AppGroupError.unsafePath(path: path, problem: "the path contains a NUL byte")
         }
-        let standardized = url.standardizedFileURL
-        return resolvingLinks ? standardized.resolvingSymlinksInPath() : standardized
+        let standardized: URL
+        if resolvingLinks {
+            standardized = url.standardizedFileURL.resolvingSymlinksInPath()
+        } else if scan.isStandardAbsolute, let slash = scan.lastSlash {
+            // Standardizing a URL is slow in Foundation; most paths need none of it.
+            return Item(url: url, path: path, lockPath: try FileLock.lockPath(forStandardizedPath: path, lastSlash: slash))
+        } else {
+            standardized = url.standardizedFileURL
+        }
+        let standardPath = standardized.path
+        return Item(url: standardized, path: standardPath, lockPath: try FileLock.lockPath(forStandardizedPath: standardPath))
+    }
+}
+
+/// What one pass over a path's bytes tells: this runs on every coordination.
+struct PathScan {
+    var hasPercent = false
+    var hasNUL = false
+    /// Absolute, with no empty, "." or ".." component and no trailing slash.
+    var isStandardAbsolute = true
+    /// Byte offset of the last "/".
+    var lastSlash: Int?
+
+    init(_ path: String) {
+        var copy = path
+        copy.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { isStandardAbsolute = false; return }
+            var componentStart = 1
+            func checkComponent(_ end: Int) {
+                let length = end - componentStart
+                let dot = UInt8(ascii: ".")
+                if length == 0 && end > 1 { isStandardAbsolute = false }
+                if length == 1 && bytes[componentStart] == dot { isStandardAbsolute = false }
+                if length == 2 && bytes[componentStart] == dot && bytes[componentStart + 1] == dot { isStandardAbsolute = false }
+            }
+            for i in 0..<bytes.count {
+                switch bytes[i] {
+                case UInt8(ascii: "/"):
+                    if i > 0 { checkComponent(i) }
+                    componentStart = i + 1
+                    lastSlash = i
+                case UInt8(ascii: "%"): hasPercent = true
+                case 0: hasNUL = true
+                default: break
+                }
+            }
+            if bytes.count > 1 { checkComponent(bytes.count) }
+        }
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Shared state of one benchmark run: the scale, a scratch directory, and child
+/// processes (copies of this executable in a child role).
+final class BenchmarkRun {
+    let scale: Double
+    let root: URL
+
+    init(scale: Double) throws {
+        self.scale = scale
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("appgroup-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// `base` scaled, at least 1.
+    func count(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
+
+    /// A fresh directory under the run's scratch root.
+    func scratch(_ name: String) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Starts this executable with `arguments` (stdout captured).
+    func spawnSelf(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = Pipe()
+        try process.run()
+        return process
+    }
+
+    /// Waits for `process`; throws unless it exited 0. Returns its standard output.
+    @discardableResult
+    func wait(_ process: Process) throws -> String {
+        let output = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError.child("\(process.arguments?.joined(separator: " ") ?? "") exited \(process.terminationStatus)")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,49 @@
+import AppGroupContainer
+import Foundation
+
+/// Case 4: the file coordinator against a bare OFD lock, uncontended and contended.
+func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
+    var result = CaseResult(name: "4. file coordinator: lock + unlock")
+    let directory = try run.scratch("coordinator")
+    let item = directory.appendingPathComponent("item")
+    let count = run.count(200_000)
+
+    let fd = Floor.openLockFile(directory.appendingPathComponent(".bare.lock").path)
+    let bare = measure("bare OFD lock + unlock (fcntl)", count: count) { Floor.lockUnlock(fd) }
+    let coordinator = FileCoordinator()
+    let coordinated = try measure("FileCoordinator coordinate(writingItemAt:)", count: count) {
+        try coordinator.coordinate(writingItemAt: item) { _ in }
+    }
+    let reading = try measure("FileCoordinator coordinate(readingItemAt:)", count: count) {
+        try coordinator.coordinate(readingItemAt: item) { _ in }
+    }
+    result.samples += [bare, coordinated, reading]
+    result.ratios.append(Ratio("coordinate(writing) / bare OFD lock", coordinated.medianNs / bare.medianNs, atMost: 2))
+
+    // Contended: two processes hand the same lock back and forth.
+    let rounds = run.count(20_000)
+    for variant in ["bare", "coordinator"] {
+        let start = now()
+        let children = try (0..<2).map { _ in
+            try run.spawnSelf(["child", "lock-loop", "--file", item.path, "--count", String(rounds), "--variant", variant])
+        }
+        for child in children { try run.wait(child) }
+        let elapsed = Double(now() - start)
+        result.samples.append(Sample(name: "2 processes x \(rounds) \(variant) lock + unlock",
+                                     value: elapsed / Double(2 * rounds), unit: "mean_ns_per_handoff"))
+    }
+    return result
+}
+
+/// Child role: `lock-loop --file F --count N --variant bare|coordinator`.
+func lockLoopChild(_ options: Options) throws {
+    let item = URL(fileURLWithPath: try options.string("file"))
+    let count = try options.int("count")
+    if try options.string("variant") == "bare" {
+        let fd = Floor.openLockFile(try FileCoordinator.lockFileURL(for: item).path)
+        for _ in 0..<count { Floor.lockUnlock(fd) }
+    } else {
+        let coordinator = FileCoordinator()
+        for _ in 0..<count { try coordinator.coordinate(writingItemAt: item) { _ in } }
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CAppGroupSys
+import Foundation
+
+// The physical floor: the system calls a case cannot avoid, made bare, with no
+// library in between. The benchmark (and only it) calls libc directly, on purpose.
+enum Floor {
+    /// stat(2) of `path`.
+    static func stat(_ path: String) {
+        _ = bareStat(path)
+    }
+
+    /// An open descriptor of a lock file.
+    static func openLockFile(_ path: String) -> Int32 {
+        open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    }
+
+    /// One OFD lock and unlock (fcntl F_OFD_SETLKW, F_OFD_SETLK F_UNLCK).
+    static func lockUnlock(_ fd: Int32) {
+        _ = agc_lock(fd, Int32(AGC_LOCK_EXCLUSIVE), 1)
+        _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
+    }
+
+    /// The durable set done with bare calls: lock, serialize the dictionary as a
+    /// binary plist, write a temporary file, fsync, rename, fsync the directory, unlock.
+    static func durableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
+        _ = agc_lock(lockFD, Int32(AGC_LOCK_EXCLUSIVE), 1)
+        defer { _ = agc_lock(lockFD, Int32(AGC_LOCK_UNLOCK), 0) }
+        guard let data = try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0) else { return }
+        let temporary = target + ".floor-tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        data.withUnsafeBytes { raw in _ = write(fd, raw.baseAddress, raw.count) }
+        fsync(fd)
+        close(fd)
+        rename(temporary, target)
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fsync(dfd)
+        close(dfd)
+    }
+}
+
+private func bareStat(_ path: String) -> Int32 {
+    var st = stat()
+    return stat(path, &st)
+}

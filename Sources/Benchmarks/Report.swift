@@ -1,0 +1,60 @@
+import Foundation
+
+func formatNs(_ ns: Double) -> String {
+    if ns >= 1e9 { return String(format: "%.2f s", ns / 1e9) }
+    if ns >= 1e6 { return String(format: "%.2f ms", ns / 1e6) }
+    if ns >= 1e3 { return String(format: "%.2f us", ns / 1e3) }
+    return String(format: "%.0f ns", ns)
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+}
+
+/// Prints one case as a table: each variant's median and p99, then the ratios.
+func printTable(_ result: CaseResult) {
+    print("")
+    print("== \(result.name)")
+    for sample in result.samples {
+        var line = "  " + pad(sample.name, 52)
+        if sample.count > 1 || sample.medianNs > 0 {
+            line += pad("median " + formatNs(sample.medianNs), 20) + pad("p99 " + formatNs(sample.p99Ns), 18) + "n=\(sample.count)"
+        }
+        for (key, value) in sample.extra.sorted(by: { $0.key < $1.key }) {
+            line += "  \(key)=" + (value == value.rounded() && abs(value) < 1e12 ? String(Int(value)) : String(format: "%.3g", value))
+        }
+        print(line)
+    }
+    for ratio in result.ratios {
+        let value = String(format: "%.2f", ratio.value)
+        if ratio.relation.isEmpty {
+            print("  " + pad(ratio.name, 52) + value)
+        } else {
+            let target = String(format: "%g", ratio.target)
+            print("  " + pad(ratio.name, 52) + pad(value, 10) + "target \(ratio.relation) \(target)  " + (ratio.met ? "met" : "MISSED"))
+        }
+    }
+    for note in result.notes { print("  note: \(note)") }
+}
+
+/// The whole run, as written with --json.
+struct RunReport: Codable {
+    var date: String
+    var machine: String
+    var scale: Double
+    var cases: [CaseResult]
+}
+
+func machineDescription() -> String {
+    var parts = ["\(ProcessInfo.processInfo.activeProcessorCount) cores",
+                 "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB"]
+    if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+       let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+       let name = line.split(separator: ":").last {
+        parts.insert(name.trimmingCharacters(in: .whitespaces), at: 0)
+    }
+    if let kernel = try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8) {
+        parts.append("Linux " + kernel.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return parts.joined(separator: ", ")
+}
