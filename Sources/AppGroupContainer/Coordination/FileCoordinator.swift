@@ -64,7 +64,7 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [],
                               byAccessor reader: (URL) throws -> T) throws -> T {
         let item = try Self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
-        return try withLocks([(item, .shared)]) { try reader(item.url) }
+        return try withLock(item, .shared) { try reader(item.url) }
     }
 
     /// Runs `writer` while holding an exclusive lock on `url`: every other reader
@@ -72,7 +72,7 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
                               byAccessor writer: (URL) throws -> T) throws -> T {
         let item = try Self.item(url, resolvingLinks: false)
-        return try withLocks([(item, .exclusive)]) { try writer(item.url) }
+        return try withLock(item, .exclusive) { try writer(item.url) }
     }
 
     /// Reads one item and writes another under one coordination (both locks are
@@ -123,8 +123,12 @@ public struct FileCoordinator: Sendable {
 
     /// A lock the current thread or task holds.
     struct Hold: Sendable {
-        let lockPath: String
+        let slot: LockSlot
         let mode: FileLock.Mode
+
+        /// Same lock file. Slots are shared per item, but the slot table may start
+        /// afresh, so equal paths count too.
+        func guards(_ other: LockSlot) -> Bool { slot === other || slot.lockPath == other.lockPath }
     }
 
     /// The locks this thread or task holds. Task-local values fall back to
@@ -136,23 +140,25 @@ public struct FileCoordinator: Sendable {
     struct Item {
         let url: URL
         let path: String
-        let lockPath: String
+        let slot: LockSlot
+        var lockPath: String { slot.lockPath }
     }
 
     private struct Step {
-        let lockPath: String
+        let slot: LockSlot
         let mode: FileLock.Mode
         let itemPath: String
+        var lockPath: String { slot.lockPath }
     }
 
     private func plan(_ requests: [(Item, FileLock.Mode)]) throws -> (steps: [Step], holds: [Hold]) {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
-            if let i = wanted.firstIndex(where: { $0.lockPath == item.lockPath }) {
-                if mode == .exclusive { wanted[i] = Step(lockPath: item.lockPath, mode: .exclusive, itemPath: item.path) }
+            if let i = wanted.firstIndex(where: { $0.slot === item.slot }) {
+                if mode == .exclusive { wanted[i] = Step(slot: item.slot, mode: .exclusive, itemPath: item.path) }
             } else {
-                wanted.append(Step(lockPath: item.lockPath, mode: mode, itemPath: item.path))
+                wanted.append(Step(slot: item.slot, mode: mode, itemPath: item.path))
             }
         }
         // One fixed order for everyone: ascending bytes of the lock-file path.
@@ -161,17 +167,29 @@ public struct FileCoordinator: Sendable {
         var steps: [Step] = []
         var holds = held
         for step in wanted {
-            switch (held.first(where: { $0.lockPath == step.lockPath })?.mode, step.mode) {
+            switch (held.first(where: { $0.guards(step.slot) })?.mode, step.mode) {
             case (.exclusive?, _), (.shared?, .shared):
                 continue // already held strongly enough by this thread or task
             case (.shared?, .exclusive):
                 throw AppGroupError.nestedCoordinationUpgrade(path: step.itemPath)
             case (nil, _):
                 steps.append(step)
-                holds.append(Hold(lockPath: step.lockPath, mode: step.mode))
+                holds.append(Hold(slot: step.slot, mode: step.mode))
             }
         }
         return (steps, holds)
+    }
+
+    /// The one-item case of ``withLocks(_:_:)``, without its lists: the hot path.
+    private func withLock<T>(_ item: Item, _ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
+        let held = Self.held
+        if let hold = held.first(where: { $0.guards(item.slot) }) {
+            if hold.mode == .shared && mode == .exclusive { throw AppGroupError.nestedCoordinationUpgrade(path: item.path) }
+            return try body() // already held strongly enough by this thread or task
+        }
+        let lock = try FileLock.acquire(item.slot, mode: mode, timeout: timeout, itemPath: item.path)
+        defer { lock.release() }
+        return try Self.$held.withValue(held + [Hold(slot: item.slot, mode: mode)]) { try body() }
     }
 
     private func withLocks<T>(_ requests: [(Item, FileLock.Mode)], _ body: () throws -> T) throws -> T {
@@ -181,7 +199,7 @@ public struct FileCoordinator: Sendable {
         locks.reserveCapacity(plan.steps.count)
         defer { for lock in locks.reversed() { lock.release() } }
         for step in plan.steps {
-            locks.append(try FileLock.acquire(step.lockPath, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
+            locks.append(try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
         }
         return try Self.$held.withValue(plan.holds) { try body() }
     }
@@ -192,7 +210,7 @@ public struct FileCoordinator: Sendable {
         var locks: [FileLock] = []
         defer { for lock in locks.reversed() { lock.release() } }
         for step in plan.steps {
-            if let lock = try FileLock.tryAcquire(step.lockPath, mode: step.mode) {
+            if let lock = try FileLock.tryAcquire(step.slot, mode: step.mode) {
                 locks.append(lock)
                 continue
             }
@@ -201,7 +219,7 @@ public struct FileCoordinator: Sendable {
             let lock = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FileLock, Error>) in
                 let thread = Thread {
                     continuation.resume(with: Result {
-                        try FileLock.acquire(step.lockPath, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
+                        try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
                     })
                 }
                 thread.name = "FileCoordinator wait"
@@ -221,6 +239,9 @@ public struct FileCoordinator: Sendable {
         // The percent-encoded path is stored as is; decoding it costs more than the
         // lock itself, so decode only when there is something to decode.
         let encoded = url.path(percentEncoded: true)
+        if !resolvingLinks, let slot = LockSlots.cached(encoded) {
+            return Item(url: url, path: encoded, slot: slot) // seen before: already validated
+        }
         var scan = PathScan(encoded)
         let path = scan.hasPercent ? url.path : encoded
         if scan.hasPercent { scan = PathScan(path) }
@@ -230,14 +251,14 @@ public struct FileCoordinator: Sendable {
         let standardized: URL
         if resolvingLinks {
             standardized = url.standardizedFileURL.resolvingSymlinksInPath()
-        } else if scan.isStandardAbsolute, let slash = scan.lastSlash {
+        } else if scan.isStandardAbsolute {
             // Standardizing a URL is slow in Foundation; most paths need none of it.
-            return Item(url: url, path: path, lockPath: try FileLock.lockPath(forStandardizedPath: path, lastSlash: slash))
+            return Item(url: url, path: path, slot: try LockSlots.slot(forStandardizedPath: path))
         } else {
             standardized = url.standardizedFileURL
         }
         let standardPath = standardized.path
-        return Item(url: standardized, path: standardPath, lockPath: try FileLock.lockPath(forStandardizedPath: standardPath))
+        return Item(url: standardized, path: standardPath, slot: try LockSlots.slot(forStandardizedPath: standardPath))
     }
 }
 
@@ -247,8 +268,6 @@ struct PathScan {
     var hasNUL = false
     /// Absolute, with no empty, "." or ".." component and no trailing slash.
     var isStandardAbsolute = true
-    /// Byte offset of the last "/".
-    var lastSlash: Int?
 
     init(_ path: String) {
         var copy = path
@@ -267,7 +286,6 @@ struct PathScan {
                 case UInt8(ascii: "/"):
                     if i > 0 { checkComponent(i) }
                     componentStart = i + 1
-                    lastSlash = i
                 case UInt8(ascii: "%"): hasPercent = true
                 case 0: hasNUL = true
                 default: break
