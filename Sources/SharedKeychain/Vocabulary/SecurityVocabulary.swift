@@ -132,6 +132,7 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 /// Adds an item to the keychain of the calling process's identity (see
 /// ``Keychain/current``). `result`, when given and the attributes ask for it
 /// (`kSecReturnData`, `kSecReturnAttributes`), receives the new item.
+@discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     Keychain.runReportingStatus("SecItemAdd", result) { keychain in
         try keychain.add(try Keychain.dictionary(attributes)).map { $0 as AnyObject }
@@ -140,6 +141,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 
 /// Finds items matching `query`: `Data`, `[String: Any]` or arrays of them in `result`,
 /// depending on `kSecReturnData`, `kSecReturnAttributes` and `kSecMatchLimit`.
+@discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     Keychain.runReportingStatus("SecItemCopyMatching", result) { keychain in
         try keychain.copyMatching(try Keychain.dictionary(query)).map { $0 as AnyObject }
@@ -147,6 +149,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 }
 
 /// Changes every item matching `query`; the access group cannot be changed.
+@discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     Keychain.runReportingStatus("SecItemUpdate", nil) { keychain in
         try keychain.update(try Keychain.dictionary(query), with: try Keychain.dictionary(attributesToUpdate))
@@ -155,6 +158,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 }
 
 /// Deletes every item matching `query`.
+@discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     Keychain.runReportingStatus("SecItemDelete", nil) { keychain in
         try keychain.delete(try Keychain.dictionary(query))
