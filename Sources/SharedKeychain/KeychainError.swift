@@ -62,8 +62,10 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible, L
             }
             return text
         case let .interactionNotAllowed(item, accessibility, state):
-            return code + "errSecInteractionNotAllowed: \(item) is \(accessibility) and the device is \(state). "
-                + "Read it after the user unlocks, or store it with kSecAttrAccessibleAfterFirstUnlock for background access."
+            let advice = accessibility == .afterFirstUnlock || accessibility == .afterFirstUnlockThisDeviceOnly
+                ? "It becomes readable once the user unlocks the device after boot."
+                : "Read it after the user unlocks, or store it with kSecAttrAccessibleAfterFirstUnlock if background work needs it while the device is locked."
+            return code + "errSecInteractionNotAllowed: \(item) is \(accessibility) and the device is \(state). " + advice
         case let .invalidParameter(operation, problem):
             return code + "errSecParam: \(operation): \(problem)"
         case let .noSuchAttribute(operation, key, itemClass):
