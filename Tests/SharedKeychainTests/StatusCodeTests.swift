@@ -83,6 +83,34 @@ import Testing
         #expect(try box.device.itemCount() == 1)
     }
 
+    @Test func updateChangesAttributesAccessibilityAndSyncWithinTheRules() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let app = box.keychain(Targets.app)
+        #expect(add(app, [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecSuccess)
+        // Sync together with a ThisDeviceOnly class is refused, and the item is unchanged.
+        #expect(asProcess(app) { SecItemUpdate(Self.base as CFDictionary, [kSecAttrSynchronizable as String: true] as CFDictionary) } == errSecParam)
+        // Changing the class first makes sync possible.
+        let change: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock, kSecAttrLabel as String: "Session",
+                                     kSecValueData as String: Data("rotated".utf8)]
+        #expect(asProcess(app) { SecItemUpdate(Self.base as CFDictionary, change as CFDictionary) } == errSecSuccess)
+        #expect(asProcess(app) { SecItemUpdate(Self.base as CFDictionary, [kSecAttrSynchronizable as String: true] as CFDictionary) } == errSecSuccess)
+        // Now synchronizable: found only by sync-aware queries, with the new attributes.
+        #expect(copy(app, Self.base).0 == errSecItemNotFound)
+        let found = copy(app, Self.base.merging([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+                                                 kSecReturnAttributes as String: true, kSecReturnData as String: true]) { $1 })
+        let attributes = try #require(found.1 as? [String: Any])
+        #expect(attributes[kSecAttrLabel as String] as? String == "Session")
+        #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAfterFirstUnlock)
+        #expect(attributes[kSecAttrSynchronizable as String] as? Bool == true)
+        #expect(attributes[kSecValueData as String] as? Data == Data("rotated".utf8))
+        // Typed move keeps the value and leaves no original behind.
+        let key = GenericPassword(service: "svc", account: "acct", synchronizable: true)
+        try app.move(key, toAccessGroup: Targets.suite, accessibility: .afterFirstUnlock)
+        #expect(try box.keychain(Targets.share).read(GenericPassword(service: "svc", account: "acct", accessGroup: Targets.suite, synchronizable: true)) == Data("rotated".utf8))
+        #expect(try box.device.itemCount() == 1)
+    }
+
     @Test func resultShapesAndDefaults() throws {
         let box = try Sandbox()
         defer { box.remove() }

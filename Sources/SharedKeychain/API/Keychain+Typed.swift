@@ -63,7 +63,16 @@ extension Keychain {
     /// original only after that add succeeded. A copy already there is kept.
     /// If the add fails, the original is untouched.
     public func move(_ key: GenericPassword, toAccessGroup group: String, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) throws {
-        let value = try read(key)
+        // Pin the source to the group it is actually in: a delete by a group-less key
+        // would search every group of the caller and take the new copy with it.
+        var source = key
+        var lookup = key.query
+        lookup[SecKey.returnAttributes] = true
+        lookup[SecKey.returnData] = true
+        let found = try copyMatching(lookup) as? [String: Any]
+        let value = found?[SecKey.valueData] as? Data ?? Data()
+        source.accessGroup = found?[SecKey.accessGroup] as? String ?? key.accessGroup
+        if source.accessGroup == group { return }
         var target = key
         target.accessGroup = group
         do {
@@ -71,7 +80,7 @@ extension Keychain {
         } catch let error as KeychainError where error.status == SecStatus.duplicateItem {
             // The copy exists already (a previous move stopped before its delete).
         }
-        try delete(key.query)
+        try delete(source.query)
     }
 
     // MARK: Session tokens (the seeds' shared-keychain recommendation)
