@@ -48,7 +48,13 @@ import Testing
         // While it holds the lock, a writer with a short timeout fails with errSecIO...
         var impatient = app
         impatient.coordinationTimeout = 0.2
-        #expect(throws: SharedKeychain.KeychainError.self) { try impatient.add(Data("x".utf8), for: GenericPassword(service: "s", account: "x")) }
+        do {
+            try impatient.add(Data("x".utf8), for: GenericPassword(service: "s", account: "x"))
+            Issue.record("an add succeeded while another process held the write lock")
+        } catch let error as SharedKeychain.KeychainError {
+            #expect(error.status == errSecIO)
+            #expect(error.description.contains("timed out"))
+        }
         // ...readers are not blocked (atomic renames)...
         #expect(try app.read(GenericPassword(service: "s", account: "before")) == Data("before".utf8))
         // ...and once it is killed, the kernel drops its lock.

@@ -42,6 +42,7 @@ import Testing
         #expect(add(app, [kSecAttrServer as String: "example.com"]) == errSecNoSuchAttr)
         #expect(copy(app, Self.base.merging([kSecMatchLimit as String: "many"]) { $1 }).0 == errSecParam)
         #expect(copy(app, Self.base.merging([kSecValueData as String: Data()]) { $1 }).0 == errSecParam)
+        #expect(copy(app, Self.base.merging([kSecReturnRef as String: true]) { $1 }).0 == errSecUnimplemented)
         #expect(try box.device.itemCount() == 0)
 
         #expect(add(app) == errSecSuccess)
