@@ -1,1 +1,173 @@
-print("KeychainProbe: being built")
+import AppGroupContainer
+import Foundation
+import SharedKeychain
+
+// A helper process for the multi-process keychain tests. Its identity (entitlements),
+// root and device come from the environment (see Keychain.fromEnvironment), exactly
+// as for an app or extension process; each command does one thing and reports on
+// stdout. Values are never printed: `--expect` compares and prints match/mismatch.
+//
+//   add --service S --account A [--group G] [--value V] [--accessible pdmn] [--sync]
+//                                         SecItemAdd; prints status=N
+//   read --service S --account A [--group G] [--expect V] [--sync any|true]
+//                                         SecItemCopyMatching; prints status=N [match|mismatch]
+//   publish-session-token --token T       the seeds' publishSessionToken; prints status=N
+//   read-session-token [--group G] --expect T
+//                                         the seeds' readSessionTokenInExtension query; status=N match
+//   add-many --prefix P --count N         N adds of distinct accounts; prints added=N
+//   count                                 prints visible=N (items this identity can see)
+//   device lock|unlock|reboot|passcode-on|passcode-off
+//                                         changes the simulated device state; prints it
+//   hold-lock                             takes the keychain's write lock, prints "locked", sleeps
+
+func option(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: "--" + name), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+
+func require(_ name: String) -> String {
+    guard let value = option(name) else { fail("missing --\(name)") }
+    return value
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("KeychainProbe: \(message)\n".utf8))
+    exit(code)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The seeds' SharedVault, with the group overridable for the table's cases.
+enum SharedVault {
+    static let group = ProcessInfo.processInfo.environment["PROBE_VAULT_GROUP"] ?? "A1B2C3D4E5.com.example.vault"
+    static let service = "com.example.vault.session"
+}
+
+// The seeds' function, unchanged but for its return of the status.
+func publishSessionToken(_ token: Data) -> OSStatus {
+    let identity: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrAccessGroup as String: SharedVault.group,
+        kSecAttrService as String: SharedVault.service,
+        kSecAttrAccount as String: "active-user"
+    ]
+    var insert = identity
+    insert[kSecValueData as String] = token
+    insert[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+
+    let added = SecItemAdd(insert as CFDictionary, nil)
+    guard added == errSecDuplicateItem else { return added }   // -34018: entitlement missing
+    let changes: [String: Any] = [kSecValueData as String: token]
+    return SecItemUpdate(identity as CFDictionary, changes as CFDictionary)
+}
+
+func report(_ status: OSStatus, found: CFTypeRef?) {
+    var line = "status=\(status)"
+    if let expected = option("expect"), status == errSecSuccess {
+        line += (found as? Data) == Data(expected.utf8) ? " match" : " mismatch"
+    }
+    say(line)
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+switch command {
+case "add":
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: require("service"),
+        kSecAttrAccount as String: require("account"),
+        kSecValueData as String: Data((option("value") ?? "").utf8),
+    ]
+    if let group = option("group") { query[kSecAttrAccessGroup as String] = group }
+    if let accessible = option("accessible") { query[kSecAttrAccessible as String] = accessible }
+    if CommandLine.arguments.contains("--sync") { query[kSecAttrSynchronizable as String] = true }
+    say("status=\(SecItemAdd(query as CFDictionary, nil))")
+case "read":
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: require("service"),
+        kSecAttrAccount as String: require("account"),
+        kSecReturnData as String: true,
+        kSecMatchLimit as String: kSecMatchLimitOne,
+    ]
+    if let group = option("group") { query[kSecAttrAccessGroup as String] = group }
+    switch option("sync") {
+    case "any": query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+    case "true": query[kSecAttrSynchronizable as String] = true
+    default: break
+    }
+    var found: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &found)
+    report(status, found: found)
+case "publish-session-token":
+    say("status=\(publishSessionToken(Data(require("token").utf8)))")
+case "read-session-token":
+    // The seeds' readSessionTokenInExtension query, reporting its status.
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrAccessGroup as String: option("group") ?? SharedVault.group,
+        kSecAttrService as String: SharedVault.service,
+        kSecAttrAccount as String: "active-user",
+        kSecReturnData as String: true,
+        kSecMatchLimit as String: kSecMatchLimitOne
+    ]
+    var found: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &found)
+    report(status, found: found)
+case "add-many":
+    let prefix = require("prefix")
+    guard let count = Int(require("count")) else { fail("--count must be an integer") }
+    for i in 0..<count {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "race",
+            kSecAttrAccount as String: "\(prefix)-\(i)",
+            kSecValueData as String: Data("v\(i)".utf8),
+        ]
+        let status = SecItemAdd(query as CFDictionary, nil)
+        guard status == errSecSuccess else { fail("add \(prefix)-\(i) returned \(status)") }
+    }
+    say("added=\(count)")
+case "count":
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+        kSecReturnAttributes as String: true,
+        kSecMatchLimit as String: kSecMatchLimitAll,
+    ]
+    var found: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &found)
+    if status == errSecItemNotFound { say("visible=0") } else if status == errSecSuccess {
+        say("visible=\((found as? [[String: Any]])?.count ?? -1)")
+    } else { say("status=\(status)") }
+case "device":
+    do {
+        let device = try KeychainDevice.fromEnvironment()
+        switch CommandLine.arguments.dropFirst(2).first ?? "" {
+        case "lock": try device.lock()
+        case "unlock": try device.unlock()
+        case "reboot": try device.reboot()
+        case "passcode-on": try device.setPasscode(true)
+        case "passcode-off": try device.setPasscode(false)
+        default: fail("device needs lock, unlock, reboot, passcode-on or passcode-off", code: 64)
+        }
+        say("state=\(try device.state())")
+    } catch {
+        fail("\(error)")
+    }
+case "hold-lock":
+    do {
+        let device = try KeychainDevice.fromEnvironment()
+        try FileCoordinator().coordinate(writingItemAt: device.keychainURL) { _ in
+            say("locked")
+            while true { sleep(60) }
+        }
+    } catch {
+        fail("\(error)")
+    }
+default:
+    fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
+}

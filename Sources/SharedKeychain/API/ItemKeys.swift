@@ -1,0 +1,80 @@
+import Foundation
+
+/// What identifies an item in the typed layer: it builds the query dictionary
+/// (class, primary key, access group, sync flag) the dictionary layer runs.
+public protocol KeychainItemKey: Sendable, CustomStringConvertible {
+    /// The query that finds exactly this item.
+    var query: [String: Any] { get }
+}
+
+/// A generic password: service and account, in an access group (nil: the default
+/// group on add, every group of the caller on a search).
+public struct GenericPassword: KeychainItemKey, Hashable {
+    public var service: String
+    public var account: String
+    public var accessGroup: String?
+    /// Syncs through iCloud Keychain; cannot be combined with a ThisDeviceOnly class.
+    public var synchronizable: Bool
+
+    public init(service: String, account: String, accessGroup: String? = nil, synchronizable: Bool = false) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+    }
+
+    public var query: [String: Any] {
+        var q: [String: Any] = [SecKey.class: SecKey.genericPassword, SecKey.service: service, SecKey.account: account,
+                                SecKey.synchronizable: synchronizable]
+        if let accessGroup { q[SecKey.accessGroup] = accessGroup }
+        return q
+    }
+
+    public var description: String {
+        "generic password service \"\(service)\" account \"\(account)\"" + (accessGroup.map { " in \($0)" } ?? "") + (synchronizable ? " (synchronizable)" : "")
+    }
+}
+
+/// An internet password: server and account, with the optional rest of its
+/// primary key (protocol as `kSecAttrProtocol...` raw value, port, path,
+/// authentication type, security domain).
+public struct InternetPassword: KeychainItemKey, Hashable {
+    public var server: String
+    public var account: String
+    public var `protocol`: String?
+    public var port: Int?
+    public var path: String?
+    public var authenticationType: String?
+    public var securityDomain: String?
+    public var accessGroup: String?
+    public var synchronizable: Bool
+
+    public init(server: String, account: String, protocol: String? = nil, port: Int? = nil, path: String? = nil,
+                authenticationType: String? = nil, securityDomain: String? = nil, accessGroup: String? = nil, synchronizable: Bool = false) {
+        self.server = server
+        self.account = account
+        self.protocol = `protocol`
+        self.port = port
+        self.path = path
+        self.authenticationType = authenticationType
+        self.securityDomain = securityDomain
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+    }
+
+    public var query: [String: Any] {
+        var q: [String: Any] = [SecKey.class: SecKey.internetPassword, SecKey.server: server, SecKey.account: account,
+                                SecKey.synchronizable: synchronizable]
+        if let `protocol` { q[SecKey.protocol] = `protocol` }
+        if let port { q[SecKey.port] = port }
+        if let path { q[SecKey.path] = path }
+        if let authenticationType { q[SecKey.authenticationType] = authenticationType }
+        if let securityDomain { q[SecKey.securityDomain] = securityDomain }
+        if let accessGroup { q[SecKey.accessGroup] = accessGroup }
+        return q
+    }
+
+    public var description: String {
+        "internet password server \"\(server)\" account \"\(account)\"" + (accessGroup.map { " in \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The typed layer: values are `Data`, failures are ``KeychainError`` (its
+/// ``KeychainError/status`` is the `OSStatus` Apple would return).
+extension Keychain {
+    /// Adds `value` as the item `key` names.
+    /// - Throws: ``KeychainError/duplicateItem(item:)`` when it exists; see ``add(_:)`` for the rest.
+    public func add(_ value: Data, for key: some KeychainItemKey, accessibility: Accessibility = .whenUnlocked) throws {
+        var attributes = key.query
+        attributes[SecKey.valueData] = value
+        attributes[SecKey.accessible] = accessibility.rawValue
+        try add(attributes)
+    }
+
+    /// The value of the item `key` names.
+    /// - Throws: ``KeychainError/itemNotFound(query:)`` when there is none.
+    public func read(_ key: some KeychainItemKey) throws -> Data {
+        var query = key.query
+        query[SecKey.returnData] = true
+        query[SecKey.matchLimit] = SecKey.matchLimitOne
+        return try copyMatching(query) as? Data ?? Data()
+    }
+
+    /// The value of the item `key` names, nil when there is none; other failures throw.
+    public func readIfPresent(_ key: some KeychainItemKey) throws -> Data? {
+        do {
+            return try read(key)
+        } catch let error as KeychainError where error.status == SecStatus.itemNotFound {
+            if case .missingEntitlement = error { throw error }
+            return nil
+        }
+    }
+
+    /// Replaces the value of the item `key` names.
+    /// - Throws: ``KeychainError/itemNotFound(query:)`` when there is none.
+    public func update(_ key: some KeychainItemKey, to value: Data) throws {
+        try update(key.query, with: [SecKey.valueData: value])
+    }
+
+    /// Adds the item, or updates its value when it exists (the seeds' `saveOrUpdate`).
+    /// An existing item keeps its accessibility.
+    public func save(_ value: Data, for key: some KeychainItemKey, accessibility: Accessibility = .whenUnlocked) throws {
+        do {
+            try add(value, for: key, accessibility: accessibility)
+        } catch let error as KeychainError where error.status == SecStatus.duplicateItem {
+            try update(key, to: value)
+        }
+    }
+
+    /// Deletes the item `key` names; false when there was none.
+    @discardableResult
+    public func delete(_ key: some KeychainItemKey) throws -> Bool {
+        do {
+            return try delete(key.query) > 0
+        } catch let error as KeychainError where error.status == SecStatus.itemNotFound {
+            if case .missingEntitlement = error { throw error }
+            return false
+        }
+    }
+
+    /// Moves an item to another access group the way the seeds prescribe (an update
+    /// cannot change the group): read it, add a copy in `group`, and delete the
+    /// original only after that add succeeded. A copy already there is kept.
+    /// If the add fails, the original is untouched.
+    public func move(_ key: GenericPassword, toAccessGroup group: String, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) throws {
+        // Pin the source to the group it is actually in: a delete by a group-less key
+        // would search every group of the caller and take the new copy with it.
+        var source = key
+        var lookup = key.query
+        lookup[SecKey.returnAttributes] = true
+        lookup[SecKey.returnData] = true
+        let found = try copyMatching(lookup) as? [String: Any]
+        let value = found?[SecKey.valueData] as? Data ?? Data()
+        source.accessGroup = found?[SecKey.accessGroup] as? String ?? key.accessGroup
+        if source.accessGroup == group { return }
+        var target = key
+        target.accessGroup = group
+        do {
+            try add(value, for: target, accessibility: accessibility)
+        } catch let error as KeychainError where error.status == SecStatus.duplicateItem {
+            // The copy exists already (a previous move stopped before its delete).
+        }
+        try delete(source.query)
+    }
+
+    // MARK: Session tokens (the seeds' shared-keychain recommendation)
+
+    /// The service under which ``publishSessionToken(_:accessGroup:service:account:)`` stores tokens by default.
+    public static let sessionTokenService = "session"
+    /// The account under which session tokens are stored by default (the seeds' `active-user`).
+    public static let sessionTokenAccount = "active-user"
+
+    /// Publishes the user's session token in a shared access group, for the app's
+    /// extensions to read: `AfterFirstUnlockThisDeviceOnly`, so an extension running
+    /// in the background while the device is locked can still read it. Adds or updates.
+    public func publishSessionToken(_ token: Data, accessGroup: String, service: String = Keychain.sessionTokenService,
+                                    account: String = Keychain.sessionTokenAccount) throws {
+        try save(token, for: GenericPassword(service: service, account: account, accessGroup: accessGroup),
+                 accessibility: .afterFirstUnlockThisDeviceOnly)
+    }
+
+    /// The session token published in `accessGroup`, nil when none was published.
+    /// - Throws: ``KeychainError/missingEntitlement(group:bundleIdentifier:heldGroups:status:)``
+    ///   when this process lacks the group (an extension without Keychain Sharing).
+    public func sessionToken(accessGroup: String, service: String = Keychain.sessionTokenService,
+                             account: String = Keychain.sessionTokenAccount) throws -> Data? {
+        try readIfPresent(GenericPassword(service: service, account: account, accessGroup: accessGroup))
+    }
+}

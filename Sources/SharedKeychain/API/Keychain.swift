@@ -1,0 +1,172 @@
+import AppGroupContainer
+import Foundation
+
+/// The keychain as one simulated process sees it: a device's items, filtered by the
+/// process's identity (its entitlements), under one platform's rules.
+///
+/// Two layers share one engine:
+/// - the Security vocabulary: `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate`,
+///   `SecItemDelete` with `kSec...` keys, returning `OSStatus` (on Linux; they use
+///   ``current()``), and the same dictionaries through ``add(_:)``,
+///   ``copyMatching(_:)``, ``update(_:with:)`` and ``delete(_:)``, which throw a
+///   ``KeychainError`` carrying the status and the reason;
+/// - a typed layer: ``GenericPassword`` and ``InternetPassword`` keys with
+///   ``add(_:for:accessibility:)``, ``read(_:)``, ``save(_:for:accessibility:)``,
+///   ``delete(_:)``, ``move(_:toAccessGroup:accessibility:)`` and the session-token helpers.
+///
+/// Every call reads the device's file (cached by file identity); every change is a
+/// read-modify-write under the device's write lock, saved atomically, so processes
+/// sharing a device never lose each other's items.
+public struct Keychain: Sendable, CustomStringConvertible {
+    /// The simulated device whose keychain this is.
+    public let device: KeychainDevice
+    /// The calling process's identity.
+    public let identity: Entitlements
+    /// The platform rules applied.
+    public var behavior: Behavior
+    /// Seconds to wait for another process's write before failing with `errSecIO`.
+    public var coordinationTimeout: TimeInterval = 30
+
+    /// - Parameters:
+    ///   - device: the simulated device (its root and name).
+    ///   - identity: the entitlements of the process making the calls.
+    ///   - behavior: ``Behavior/iOS`` unless given.
+    public init(device: KeychainDevice, identity: Entitlements, behavior: Behavior = .iOS) {
+        self.device = device
+        self.identity = identity
+        self.behavior = behavior
+    }
+
+    /// The keychain of the process's environment: identity from
+    /// `Entitlements.fromEnvironment`, root from `APP_GROUP_CONTAINERS_ROOT`, device from
+    /// `APP_GROUP_KEYCHAIN_DEVICE`, behavior from `APP_GROUP_KEYCHAIN_BEHAVIOR`.
+    /// - Throws: ``KeychainError/notAvailable(problem:)`` when no identity is set or a
+    ///   variable is malformed, saying which.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Keychain {
+        let identity: Entitlements
+        do {
+            guard let found = try Entitlements.fromEnvironment(environment) else {
+                throw KeychainError.notAvailable(problem: "the process has no identity: set \(Entitlements.EnvironmentKey.applicationIdentifier) (and \(Entitlements.EnvironmentKey.keychainAccessGroups), \(Entitlements.EnvironmentKey.applicationGroups)), or bind a Keychain with Keychain.withCurrent")
+            }
+            identity = found
+        } catch let error as AppGroupError {
+            throw KeychainError.notAvailable(problem: error.description)
+        }
+        let name = environment[Behavior.environmentKey] ?? ""
+        guard let behavior = Behavior(named: name) else {
+            throw KeychainError.notAvailable(problem: "\(Behavior.environmentKey)=\"\(name.prefix(40))\" is not iOS, iOS12 or macOS")
+        }
+        return Keychain(device: try KeychainDevice.fromEnvironment(environment), identity: identity, behavior: behavior)
+    }
+
+    /// A keychain bound to the current task by ``withCurrent(_:_:)``.
+    @TaskLocal public static var bound: Keychain?
+
+    /// The keychain the global `SecItem...` functions use: the one bound to the
+    /// current task, else ``fromEnvironment(_:)``.
+    public static func current() throws -> Keychain {
+        if let bound { return bound }
+        return try fromEnvironment()
+    }
+
+    /// Runs `body` with `keychain` as ``current()``, so that code written against the
+    /// global `SecItem...` functions runs as that identity (tests run seed code this way).
+    public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
+        try $bound.withValue(keychain, operation: body)
+    }
+
+    /// The identity's access groups in the order the system builds them:
+    /// keychain-access-groups, the application identifier, then (iOS) application groups.
+    public var accessGroups: [String] { AccessGroups(identity: identity, behavior: behavior).ordered }
+
+    /// Where an add without `kSecAttrAccessGroup` puts its item: the first of ``accessGroups``.
+    public var defaultAccessGroup: String { accessGroups.first ?? identity.applicationIdentifier }
+
+    public var description: String {
+        "Keychain(\(identity.applicationIdentifier) on \(device), \(behavior) rules)"
+    }
+
+    // MARK: The dictionary layer
+
+    /// `SecItemAdd`: adds the item `attributes` describe. Returns what the attributes
+    /// ask for with `kSecReturnData` / `kSecReturnAttributes`, else nil.
+    @discardableResult
+    public func add(_ attributes: [String: Any]) throws -> Any? {
+        let query = try ParsedQuery(attributes, for: .add)
+        let item = try modify { engine, content in try engine.add(query, to: &content) }
+        var single = query
+        single.limit = nil
+        return KeychainEngine.result(for: [item], query: single)
+    }
+
+    /// `SecItemCopyMatching`: the data, attributes, or both, of the first match (or of
+    /// up to `kSecMatchLimit` matches, as an array).
+    public func copyMatching(_ query: [String: Any]) throws -> Any? {
+        let parsed = try ParsedQuery(query, for: .copyMatching)
+        let engine = try makeEngine()
+        let content = try KeychainFile.load(device.keychainURL)
+        let indices = try engine.matches(parsed, in: content)
+        return KeychainEngine.result(for: indices.map { content.items[$0] }, query: parsed)
+    }
+
+    /// `SecItemUpdate`: applies `attributes` (values, attributes, accessibility, sync
+    /// flag; never the access group) to every item `query` matches.
+    public func update(_ query: [String: Any], with attributes: [String: Any]) throws {
+        let parsed = try ParsedQuery(query, for: .update)
+        let changes = try ParsedQuery(attributes, for: .updateAttributes, itemClass: parsed.itemClass)
+        try modify { engine, content in try engine.update(parsed, with: changes, in: &content) }
+    }
+
+    /// `SecItemDelete`: removes every item `query` matches; returns how many.
+    @discardableResult
+    public func delete(_ query: [String: Any]) throws -> Int {
+        let parsed = try ParsedQuery(query, for: .delete)
+        return try modify { engine, content in try engine.delete(parsed, from: &content) }
+    }
+
+    // MARK: Plumbing
+
+    func makeEngine() throws -> KeychainEngine {
+        KeychainEngine(groups: AccessGroups(identity: identity, behavior: behavior), state: try device.state(), now: Date())
+    }
+
+    func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
+        try KeychainFile.makeDirectory(device.directory)
+        return try KeychainFile.modify(device.keychainURL, timeout: coordinationTimeout) { content in
+            try body(try makeEngine(), &content)
+        }
+    }
+
+    /// Runs a `SecItem...` call as Apple's functions do: an `OSStatus`, the result in
+    /// `result`. Failures other than "not found" and "duplicate" (ordinary control
+    /// flow) are explained on standard error, where Apple's console would log them.
+    static func runReportingStatus(_ function: String, _ result: UnsafeMutablePointer<AnyObject?>?,
+                                   _ body: (Keychain) throws -> AnyObject?) -> Int32 {
+        do {
+            let value = try body(try current())
+            if let result { result.pointee = value }
+            return SecStatus.success
+        } catch let error as KeychainError {
+            if error.status != SecStatus.itemNotFound && error.status != SecStatus.duplicateItem
+                || { if case .missingEntitlement = error { return true } else { return false } }() {
+                Diagnostics.warn("SharedKeychain \(function) returned \(error.status): \(error.description)")
+            }
+            return error.status
+        } catch {
+            Diagnostics.warn("SharedKeychain \(function): \(error)")
+            return SecStatus.param
+        }
+    }
+
+    /// A `CFDictionary` (`NSDictionary`) as `[String: Any]`; -50 for a non-string key.
+    static func dictionary(_ dictionary: NSDictionary) throws -> [String: Any] {
+        var out: [String: Any] = [:]
+        for (key, value) in dictionary {
+            guard let key = key as? String else {
+                throw KeychainError.invalidParameter(operation: "SecItem", problem: "every key must be a kSec... string constant, found a \(type(of: key))")
+            }
+            out[key] = value
+        }
+        return out
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Which of macOS's two keychains an item lives in. iOS has only the data
+/// protection keychain; in the macOS mode a call goes to the file-based one unless
+/// it sets `kSecUseDataProtectionKeychain` or `kSecAttrSynchronizable: true`.
+enum KeychainKind: String, Codable, Sendable, Hashable {
+    case dataProtection
+    case fileBased
+}
+
+/// An item as the store keeps it. Its value is never part of a description.
+struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    var itemClass: ItemClass
+    var kind: KeychainKind
+    /// The item's access group; empty in the file-based keychain, which has none.
+    var accessGroup: String
+    var synchronizable: Bool
+    var accessibility: Accessibility
+    /// Every attribute, primary-key attributes always present (empty string or 0).
+    var attributes: [String: AttributeValue]
+    var value: Data?
+
+    /// What makes two items the same item.
+    struct PrimaryKey: Hashable {
+        let itemClass: ItemClass
+        let kind: KeychainKind
+        let accessGroup: String
+        let synchronizable: Bool
+        let values: [AttributeValue?]
+    }
+
+    var primaryKey: PrimaryKey {
+        PrimaryKey(itemClass: itemClass, kind: kind, accessGroup: accessGroup, synchronizable: synchronizable,
+                   values: itemClass.primaryKeyAttributes.map { attributes[$0] })
+    }
+
+    /// Fills absent primary-key attributes with Apple's defaults (empty, 0).
+    mutating func normalizePrimaryKey() {
+        for key in itemClass.primaryKeyAttributes where attributes[key] == nil {
+            attributes[key] = itemClass.attributeTypes[key] == .int ? .int(0) : .string("")
+        }
+    }
+
+    /// The attribute dictionary handed back for `kSecReturnAttributes`.
+    func attributeDictionary(includingData: Bool) -> [String: Any] {
+        var out: [String: Any] = [SecKey.class: itemClass.rawValue]
+        for (key, value) in attributes { out[key] = value.object }
+        if kind == .dataProtection { out[SecKey.accessGroup] = accessGroup }
+        out[SecKey.accessible] = accessibility.rawValue
+        out[SecKey.synchronizable] = synchronizable
+        if includingData { out[SecKey.valueData] = value ?? Data() }
+        return out
+    }
+
+    /// Class, group and primary key, for messages. Never the value.
+    var summary: String {
+        var parts = [itemClass.description]
+        parts.append(kind == .fileBased ? "file-based keychain" : "access group \"\(accessGroup)\"")
+        for key in itemClass.primaryKeyAttributes {
+            if let value = attributes[key], value != .string(""), value != .int(0) {
+                parts.append("\(SecKey.names[key] ?? key) \(value.redacted)")
+            }
+        }
+        if synchronizable { parts.append("synchronizable") }
+        return parts.joined(separator: ", ")
+    }
+
+    var description: String {
+        "StoredItem(\(summary), \(accessibility), value: \(value.map { "<\($0.count) bytes, redacted>" } ?? "none"))"
+    }
+
+    // `dump` and the debugger's child listing would otherwise print the value.
+    var customMirror: Mirror { Mirror(self, children: ["summary": summary], displayStyle: .struct) }
+}
+
+/// The content of a keychain file.
+struct KeychainFileContent: Codable, Sendable {
+    static let currentFormat = 1
+    var format: Int = currentFormat
+    var items: [StoredItem] = []
+}

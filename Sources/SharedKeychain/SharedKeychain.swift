@@ -1,2 +1,0 @@
-import AppGroupContainer
-// SharedKeychain: being built (see the open issues).
