@@ -239,6 +239,56 @@ enum Sys {
         _ = systemWrite(fd, &byte, 1)
     }
 
+    /// opendir(3) / readdir(3) / closedir(3): calls `body` with each entry name
+    /// (without "." and ".."), one at a time, so that listing a huge directory
+    /// takes constant memory. Returns false when the directory is missing.
+    @discardableResult
+    static func forEachEntry(in path: String, _ body: (String) throws -> Void) throws -> Bool {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "opendir", path: path, errno: e) }
+        guard let dir = systemOpendir(path) else {
+            if errno == ENOENT { return false }
+            throw AppGroupError.systemCall(operation: "opendir", path: path, errno: errno)
+        }
+        defer { _ = systemClosedir(dir) }
+        while true {
+            errno = 0
+            guard let entry = systemReaddir(dir) else {
+                if errno != 0 { throw AppGroupError.systemCall(operation: "readdir", path: path, errno: errno) }
+                return true
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            try body(name)
+        }
+    }
+
+    /// read(2) and write(2) in 64 KiB chunks from `source` to `destination` until
+    /// the end of `source`, so copying a large file takes constant memory.
+    /// Returns the byte count copied.
+    @discardableResult
+    static func copyContents(from source: Int32, sourcePath: String, to destination: Int32, destinationPath: String) throws -> Int64 {
+        if let e = fail(.read, sourcePath) { throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: e) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let n = systemRead(source, buffer.baseAddress!, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: errno)
+            }
+            if n == 0 { return total }
+            try writeAll(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), path: destinationPath)
+            total += Int64(n)
+        }
+    }
+
+    /// True when `code` is what rename(2) answers for a directory renamed onto a
+    /// non-empty directory (Linux says ENOTEMPTY, some systems EEXIST).
+    static func isDirectoryNotEmpty(_ code: Int32) -> Bool { code == ENOTEMPTY || code == EEXIST }
+
     static var usesOpenFileDescriptionLocks: Bool { agc_lock_uses_ofd() == 1 }
 
     static func fileKind(_ mode: mode_t) -> String {
@@ -275,4 +325,7 @@ private func systemLstat(_ p: String, _ st: inout stat) -> Int32 { lstat(p, &st)
 private func systemStat(_ p: String, _ st: inout stat) -> Int32 { stat(p, &st) }
 private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st) }
 private func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+private func systemOpendir(_ p: String) -> OpaquePointer? { opendir(p) }
+private func systemClosedir(_ d: OpaquePointer) -> Int32 { closedir(d) }
+private func systemReaddir(_ d: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(d) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }
