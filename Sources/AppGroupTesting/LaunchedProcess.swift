@@ -36,7 +36,9 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// The child's process id.
     public let processIdentifier: Int32
 
-    init(executable: URL, arguments: [String], environment: [String: String]) throws {
+    /// Starts `executable` with exactly `environment` (see
+    /// ``SimulatedDevice/environment(for:extra:)`` for a target's).
+    public init(executable: URL, arguments: [String], environment: [String: String]) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
