@@ -13,6 +13,16 @@ let usage = """
     With no arguments, runs the whole share flow on a fresh temporary root.
     """
 
+// A parent may have ignored or blocked these (a test runner does); the app role
+// runs until told to stop, so make SIGTERM and SIGINT stop it.
+for signalNumber in [SIGTERM, SIGINT] {
+    signal(signalNumber, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signalNumber)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
 let argv = Array(CommandLine.arguments.dropFirst())
 let roles: [String: (help: String, run: ([String]) throws -> Int32)] = [
     "extension": (ExtensionRole.help, ExtensionRole.run),
