@@ -65,6 +65,8 @@ enum AppRole {
         return 0
     }
 
+    nonisolated(unsafe) static let dateFormatter = ISO8601DateFormatter() // main thread only
+
     /// Prints an item and reads its attachments, as an app importing them would.
     static func report(_ item: ReceivedItem, json: Bool) throws {
         var files: [(name: String, bytes: Int, checksum: String)] = []
@@ -74,7 +76,7 @@ enum AppRole {
         }
         if json {
             var object: [String: Any] = ["sequence": item.sequenceNumber, "kind": item.kind,
-                                         "date": ISO8601DateFormatter().string(from: item.date)]
+                                         "date": dateFormatter.string(from: item.date)]
             if let url = item.url { object["url"] = url.absoluteString }
             if let title = item.title { object["title"] = title }
             if let sender = item.senderBundleIdentifier { object["sender"] = sender }

@@ -23,6 +23,20 @@ extension ShareInbox {
             sources.append((fd, attachment.fileURL.path, attachment.name))
         }
 
+        // Without attachments the item is one file (two fsyncs in all); with them, a
+        // directory holding the record and the files.
+        if sources.isEmpty {
+            let staged = try makeStagingName(suffix: ".item")
+            var published = false
+            defer { if !published { _ = try? Sys.unlink(staged.path) } }
+            try Self.writeNewFile(staged.path, try record.encoded(), durable: durable)
+            let number = try publish(staging: staged)
+            published = true
+            _ = try? Sys.unlink(staged.path) // the item has its own name in Items/ now
+            if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+            return number
+        }
+
         let staging = try makeStagingDirectory()
         var published = false
         defer { if !published { try? Self.removeTree(staging.path) } }
@@ -40,16 +54,7 @@ extension ShareInbox {
             }
         }
         // The record goes last: a staging directory with a record is complete.
-        let recordPath = staging.appendingPathComponent(Self.recordFileName).path
-        let fd = try Self.createFile(recordPath)
-        do {
-            try record.encoded().withUnsafeBytes { try Sys.writeAll(fd, $0, path: recordPath) }
-            if durable { try Sys.fsync(fd, path: recordPath) }
-            Sys.close(fd)
-        } catch {
-            Sys.close(fd)
-            throw error
-        }
+        try Self.writeNewFile(staging.appendingPathComponent(Self.recordFileName).path, try record.encoded(), durable: durable)
         if durable { try AtomicFile.syncDirectory(staging.path) }
 
         let number = try publish(staging: staging)
@@ -112,6 +117,25 @@ extension ShareInbox {
     static func isInside(_ path: String, _ directory: String) -> Bool {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return path == base || path.hasPrefix(base + "/")
+    }
+
+    /// A fresh name in `Staging/` for a file-form item.
+    func makeStagingName(suffix: String) throws -> URL {
+        stagingDirectory.appendingPathComponent("\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" + suffix)
+    }
+
+    /// Writes `data` to a new file at `path` (refusing anything already there),
+    /// fsynced when `durable`.
+    static func writeNewFile(_ path: String, _ data: Data, durable: Bool) throws {
+        let fd = try createFile(path)
+        do {
+            try data.withUnsafeBytes { try Sys.writeAll(fd, $0, path: path) }
+            if durable { try Sys.fsync(fd, path: path) }
+            Sys.close(fd)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
     }
 
     func makeStagingDirectory() throws -> URL {

@@ -18,10 +18,12 @@ import Foundation
 ///
 /// Layout, under `<container>/Library/Application Support/<name>/` (name `Inbox` by default):
 ///
-///     Items/<sequence>/          published items, one directory each (20-digit names)
-///         item.json              the small fields
+///     Items/<sequence>           a published item without attachments: its record
+///                                (JSON), one file (names are 20 digits)
+///     Items/<sequence>/          a published item with attachments, a directory:
+///         item.json              its record
 ///         <attachment>...        the copied files
-///     Staging/<pid>-<random>/    items being written (never read by a drainer)
+///     Staging/<pid>-<random>     items being written (never read by a drainer)
 ///     Claims/<session>/          the item a running drain is handling
 ///     Claims/.<session>.lock     held by that drain while it runs
 ///     Sequence                   the last sequence number given out
@@ -30,7 +32,7 @@ import Foundation
 ///
 /// Guarantees, across threads and processes:
 /// - An ``enqueue(_:)`` that returns has published a complete item (record and
-///   attachments fsynced before the publishing rename); it is delivered exactly
+///   attachments fsynced before the publishing link or rename); it is delivered exactly
 ///   once. An enqueue killed midway leaves only a staging directory, which no
 ///   drainer reads and which a later drain removes once older than
 ///   ``staleStagingAge``.
@@ -46,8 +48,12 @@ import Foundation
 ///   finds the claim's lock free and puts the item back, in its place.
 /// - Attachments live in the item's directory and are removed with it.
 ///
-/// Durability: with `durable` (the default) each enqueue costs three fsyncs plus
-/// one per attachment, and each delivered item one. The sequence file itself is
+/// Durability: with `durable` (the default) an enqueue without attachments costs
+/// two fsyncs (the item file, then `Items/` after the publishing link); with
+/// attachments, one per file plus the record, the item directory and `Items/`.
+/// Removals after delivery are fsynced in batches (``removalSyncInterval``): a
+/// process crash loses none, a power loss may bring back a few handled items
+/// (delivered again, never lost). The sequence file itself is
 /// written without fsync and stamped with the kernel's boot id: after a reboot
 /// the first enqueue rescans the inbox for the highest number before giving out
 /// the next, so a lost counter update never reorders items.

@@ -54,6 +54,21 @@ enum Sys {
         }
     }
 
+    /// pwrite(2) of all of `bytes` at `offset`, leaving the rest of the file as it is.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
+        if let e = fail(.write, path) { throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: e) }
+        var done = 0
+        while done < bytes.count {
+            let n = systemPwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: errno)
+            }
+            if n == 0 { throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: EIO) }
+            done += n
+        }
+    }
+
     /// read(2) until end of file, refusing more than `limit` bytes.
     static func readAll(_ fd: Int32, path: String, sizeHint: Int, limit: Int64) throws -> Data {
         if let e = fail(.read, path) { throw AppGroupError.systemCall(operation: "read", path: path, errno: e) }
@@ -92,6 +107,16 @@ enum Sys {
         while systemRename(from, to) != 0 {
             if errno == EINTR { continue }
             throw AppGroupError.systemCall(operation: "rename", path: to, errno: errno)
+        }
+    }
+
+    /// link(2): a second name for a file; fails with EEXIST rather than replacing
+    /// anything already at `to` (which rename(2) would do silently).
+    static func link(_ from: String, to: String) throws {
+        if let e = fail(.rename, to) { throw AppGroupError.systemCall(operation: "link", path: to, errno: e) }
+        while systemLink(from, to) != 0 {
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "link", path: to, errno: errno)
         }
     }
 
@@ -285,9 +310,10 @@ enum Sys {
         }
     }
 
-    /// True when `code` is what rename(2) answers for a directory renamed onto a
-    /// non-empty directory (Linux says ENOTEMPTY, some systems EEXIST).
-    static func isDirectoryNotEmpty(_ code: Int32) -> Bool { code == ENOTEMPTY || code == EEXIST }
+    /// True when `code` is what link(2) or rename(2) answer when the new name is
+    /// taken: EEXIST (link), ENOTEMPTY or EEXIST (a directory onto a non-empty
+    /// directory), ENOTDIR and EISDIR (a directory onto a file, and the reverse).
+    static func isNameTaken(_ code: Int32) -> Bool { code == EEXIST || code == ENOTEMPTY || code == ENOTDIR || code == EISDIR }
 
     static var usesOpenFileDescriptionLocks: Bool { agc_lock_uses_ofd() == 1 }
 
@@ -313,9 +339,11 @@ enum Sys {
 private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func systemPwrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, p, n, o) }
 private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, p, n) }
 private func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func systemRename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
+private func systemLink(_ a: String, _ b: String) -> Int32 { link(a, b) }
 private func systemUnlink(_ p: String) -> Int32 { unlink(p) }
 private func systemRmdir(_ p: String) -> Int32 { rmdir(p) }
 private func systemMkdir(_ p: String, _ m: mode_t) -> Int32 { mkdir(p, m) }
