@@ -117,6 +117,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: claims.path))
     }
 
+    @Test func anOldItemComingBackAfterManyOthersIsDeliveredAndNewOnesFollow() throws {
+        let share = try inbox(notes.shareExtension)
+        for i in 1...700 { try share.enqueue(SharedItem(title: "item \(i)")) }
+        // Item 1 is held by a drain that dies; another drain delivers 2...700.
+        let claims = share.directory.appendingPathComponent("Claims/12345-dead", isDirectory: true)
+        try FileManager.default.createDirectory(at: claims, withIntermediateDirectories: false)
+        let name = "00000000000000000001"
+        try FileManager.default.moveItem(at: share.itemsDirectory.appendingPathComponent(name), to: claims.appendingPathComponent(name))
+        let app = try inbox()
+        // Keep the dead drain's claim out of reach of this first drain by holding its lock.
+        let holder = try FileCoordinator.lockFileURL(for: claims)
+        let fd = open(holder.path, O_RDWR | O_CREAT, 0o600)
+        var hold = flock(l_type: Int16(F_WRLCK), l_whence: Int16(SEEK_SET), l_start: 0, l_len: 0, l_pid: 0)
+        #expect(fcntl(fd, 37 /* F_OFD_SETLK */, &hold) == 0)
+        #expect(try drainAll(app).map(\.sequenceNumber) == Array(2...700))
+        close(fd) // the "dead" drain's lock is released
+        try share.enqueue(SharedItem(title: "item 701"))
+        // The next drain puts item 1 back, delivers it, then skips the 699 gone numbers.
+        #expect(try drainAll(app).map(\.sequenceNumber) == [1, 701])
+    }
+
     @Test func aHalfWrittenItemIsNeverDeliveredAndIsCleanedUp() throws {
         var share = try inbox(notes.shareExtension)
         try share.enqueue(SharedItem(title: "complete"))

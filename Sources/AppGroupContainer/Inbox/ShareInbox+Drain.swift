@@ -41,6 +41,7 @@ extension ShareInbox {
             var next = lowest == .max ? tail &+ 1 : lowest
             var delivered = 0
             var unsynced = 0
+            var misses = 0
             defer { if durable && unsynced > 0 { try? AtomicFile.syncDirectory(sessionDirectory.path) } }
             while delivered < (maximumCount ?? .max) {
                 if next > tail {
@@ -57,8 +58,17 @@ extension ShareInbox {
                     // The claim: only one drainer's rename can succeed.
                     try Sys.rename(itemsDirectory.appendingPathComponent(name).path, to: claimed.path)
                 } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
-                    continue // delivered already, or claimed by another drainer
+                    // Delivered already, or claimed by another drainer. After a long run
+                    // of such numbers (a recovered old item, a faster peer), skip ahead
+                    // with one listing instead of trying each number.
+                    misses += 1
+                    if misses >= Self.missesBeforeRescan {
+                        misses = 0
+                        next = max(next, try lowestPending(atLeast: next) ?? tail &+ 1)
+                    }
+                    continue
                 }
+                misses = 0
                 guard let item = try loadClaimed(claimed, number: number) else { continue }
                 do {
                     try handler(item)
@@ -83,6 +93,19 @@ extension ShareInbox {
     /// process crash loses no removal (the kernel keeps them); a power loss may
     /// bring back up to this many handled items, never lose one.
     static let removalSyncInterval = 64
+
+    /// After this many numbers in a row that are gone, a drain lists `Items/` to
+    /// find the next one, so its cost per item stays bounded.
+    static let missesBeforeRescan = 256
+
+    /// The lowest published number not below `floor` (one streaming pass).
+    func lowestPending(atLeast floor: UInt64) throws -> UInt64? {
+        var lowest: UInt64?
+        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+            if let n = InboxNames.sequenceNumber(name), n >= floor, n < (lowest ?? .max) { lowest = n }
+        }
+        return lowest
+    }
 
     /// Reads a claimed item's record and checks its attachments. An item that
     /// cannot be read is moved to `Quarantine/` with a warning (never dropped).
