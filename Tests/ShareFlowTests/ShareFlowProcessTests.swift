@@ -98,7 +98,7 @@ import Testing
         var singles: [LaunchedProcess] = []
         for k in 1...12 {
             let process = try device.launch(binary, Demo.share("https://example.com/single\(k)", file: payload), as: notes.shareExtension)
-            usleep(UInt32.random(in: 0...30_000))
+            usleep(UInt32.random(in: 10_000...90_000))
             process.kill()
             singles.append(process)
         }
