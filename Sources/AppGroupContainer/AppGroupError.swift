@@ -30,6 +30,9 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
+    /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
+    /// names the part (`title`, `attachments[0].name`, `inbox name`...).
+    case invalidInboxItem(field: String, problem: String)
 
     public var description: String {
         switch self {
@@ -62,6 +65,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."
+        case let .invalidInboxItem(field, problem):
+            return "share inbox item refused, \(field): \(problem)"
         }
     }
 

@@ -54,6 +54,21 @@ enum Sys {
         }
     }
 
+    /// pwrite(2) of all of `bytes` at `offset`, leaving the rest of the file as it is.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
+        if let e = fail(.write, path) { throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: e) }
+        var done = 0
+        while done < bytes.count {
+            let n = systemPwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: errno)
+            }
+            if n == 0 { throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: EIO) }
+            done += n
+        }
+    }
+
     /// read(2) until end of file, refusing more than `limit` bytes.
     static func readAll(_ fd: Int32, path: String, sizeHint: Int, limit: Int64) throws -> Data {
         if let e = fail(.read, path) { throw AppGroupError.systemCall(operation: "read", path: path, errno: e) }
@@ -92,6 +107,16 @@ enum Sys {
         while systemRename(from, to) != 0 {
             if errno == EINTR { continue }
             throw AppGroupError.systemCall(operation: "rename", path: to, errno: errno)
+        }
+    }
+
+    /// link(2): a second name for a file; fails with EEXIST rather than replacing
+    /// anything already at `to` (which rename(2) would do silently).
+    static func link(_ from: String, to: String) throws {
+        if let e = fail(.rename, to) { throw AppGroupError.systemCall(operation: "link", path: to, errno: e) }
+        while systemLink(from, to) != 0 {
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "link", path: to, errno: errno)
         }
     }
 
@@ -239,6 +264,57 @@ enum Sys {
         _ = systemWrite(fd, &byte, 1)
     }
 
+    /// opendir(3) / readdir(3) / closedir(3): calls `body` with each entry name
+    /// (without "." and ".."), one at a time, so that listing a huge directory
+    /// takes constant memory. Returns false when the directory is missing.
+    @discardableResult
+    static func forEachEntry(in path: String, _ body: (String) throws -> Void) throws -> Bool {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "opendir", path: path, errno: e) }
+        guard let dir = systemOpendir(path) else {
+            if errno == ENOENT { return false }
+            throw AppGroupError.systemCall(operation: "opendir", path: path, errno: errno)
+        }
+        defer { _ = systemClosedir(dir) }
+        while true {
+            errno = 0
+            guard let entry = systemReaddir(dir) else {
+                if errno != 0 { throw AppGroupError.systemCall(operation: "readdir", path: path, errno: errno) }
+                return true
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            try body(name)
+        }
+    }
+
+    /// read(2) and write(2) in 64 KiB chunks from `source` to `destination` until
+    /// the end of `source`, so copying a large file takes constant memory.
+    /// Returns the byte count copied.
+    @discardableResult
+    static func copyContents(from source: Int32, sourcePath: String, to destination: Int32, destinationPath: String) throws -> Int64 {
+        if let e = fail(.read, sourcePath) { throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: e) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let n = systemRead(source, buffer.baseAddress!, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: errno)
+            }
+            if n == 0 { return total }
+            try writeAll(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), path: destinationPath)
+            total += Int64(n)
+        }
+    }
+
+    /// True when `code` is what link(2) or rename(2) answer when the new name is
+    /// taken: EEXIST (link), ENOTEMPTY or EEXIST (a directory onto a non-empty
+    /// directory), ENOTDIR and EISDIR (a directory onto a file, and the reverse).
+    static func isNameTaken(_ code: Int32) -> Bool { code == EEXIST || code == ENOTEMPTY || code == ENOTDIR || code == EISDIR }
+
     static var usesOpenFileDescriptionLocks: Bool { agc_lock_uses_ofd() == 1 }
 
     static func fileKind(_ mode: mode_t) -> String {
@@ -263,9 +339,11 @@ enum Sys {
 private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func systemPwrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, p, n, o) }
 private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, p, n) }
 private func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func systemRename(_ a: String, _ b: String) -> Int32 { rename(a, b) }
+private func systemLink(_ a: String, _ b: String) -> Int32 { link(a, b) }
 private func systemUnlink(_ p: String) -> Int32 { unlink(p) }
 private func systemRmdir(_ p: String) -> Int32 { rmdir(p) }
 private func systemMkdir(_ p: String, _ m: mode_t) -> Int32 { mkdir(p, m) }
@@ -275,4 +353,7 @@ private func systemLstat(_ p: String, _ st: inout stat) -> Int32 { lstat(p, &st)
 private func systemStat(_ p: String, _ st: inout stat) -> Int32 { stat(p, &st) }
 private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st) }
 private func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+private func systemOpendir(_ p: String) -> OpaquePointer? { opendir(p) }
+private func systemClosedir(_ d: OpaquePointer) -> Int32 { closedir(d) }
+private func systemReaddir(_ d: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(d) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Validation of the names that become path components inside an inbox (the
+/// inbox's own name, attachment names), and of the fields stored in an item.
+/// Nothing built from input may leave the inbox directory.
+enum InboxNames {
+    /// Throws unless `name` is one safe path component: not empty, at most 255
+    /// bytes, no "/", no NUL or other control character, not "." or "..", and not
+    /// starting with "." (those names are the inbox's own bookkeeping).
+    static func validateComponent(_ name: String, field: String) throws {
+        let problem: String?
+        if name.isEmpty {
+            problem = "the name is empty"
+        } else if name.utf8.count > 255 {
+            problem = "the name is \(name.utf8.count) bytes, more than the 255 a file name may have"
+        } else if name.utf8.contains(0) {
+            problem = "the name \(AppGroupError.quote(name)) contains a NUL byte"
+        } else if name.contains("/") {
+            problem = "the name \(AppGroupError.quote(name)) contains '/': give a single file name, not a path (\"../\" would leave the inbox)"
+        } else if name == "." || name == ".." {
+            problem = "\(AppGroupError.quote(name)) names a directory, not a file"
+        } else if name.hasPrefix(".") {
+            problem = "the name \(AppGroupError.quote(name)) starts with '.', which the inbox reserves for its own files; rename it"
+        } else if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            problem = "the name \(AppGroupError.quote(name)) contains a control character"
+        } else if name == ShareInbox.recordFileName {
+            problem = "\(ShareInbox.recordFileName) is the name of the item's own record; rename the attachment"
+        } else {
+            problem = nil
+        }
+        if let problem { throw AppGroupError.invalidInboxItem(field: field, problem: problem) }
+    }
+
+    /// Throws unless `text` is at most `limit` UTF-8 bytes and free of NUL.
+    static func validateText(_ text: String, field: String, limit: Int) throws {
+        if text.utf8.count > limit {
+            throw AppGroupError.invalidInboxItem(field: field, problem: "\(text.utf8.count) bytes, more than the \(limit) allowed; put large content in an attachment")
+        }
+        if text.utf8.contains(0) {
+            throw AppGroupError.invalidInboxItem(field: field, problem: "contains a NUL byte")
+        }
+    }
+
+    /// The directory name of sequence number `n`: 20 digits, so that names sort
+    /// as numbers do.
+    static func itemName(_ n: UInt64) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+    }
+
+    /// The sequence number an item directory name stands for; nil for any other name.
+    static func sequenceNumber(_ name: String) -> UInt64? {
+        guard name.utf8.count == 20, name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return UInt64(name)
+    }
+}

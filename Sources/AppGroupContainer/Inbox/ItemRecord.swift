@@ -1,0 +1,86 @@
+import Foundation
+
+/// The on-disk record of an item: `item.json` in the item's directory. It is
+/// written last, after the attachments, and the directory is published by one
+/// rename, so a record always describes files that are complete.
+struct ItemRecord: Codable, Sendable, Hashable {
+    struct File: Codable, Sendable, Hashable {
+        var name: String
+        var size: Int64
+    }
+
+    var version: Int = 1
+    var url: String?
+    var title: String?
+    var kind: String
+    var date: Double
+    var sender: String?
+    var attachments: [File]
+
+    /// Largest record accepted when reading one back.
+    static let readLimit: Int64 = 1 << 20
+
+    /// Validates `item` (everything but the attachment sources, checked when opened).
+    init(validating item: SharedItem, sender: String?) throws {
+        if let url = item.url {
+            try InboxNames.validateText(url.absoluteString, field: "url", limit: SharedItem.Limits.urlBytes)
+        }
+        if let title = item.title {
+            try InboxNames.validateText(title, field: "title", limit: SharedItem.Limits.titleBytes)
+        }
+        try InboxNames.validateText(item.kind, field: "kind", limit: SharedItem.Limits.kindBytes)
+        if item.kind.isEmpty || !item.kind.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x2D }) {
+            throw AppGroupError.invalidInboxItem(field: "kind", problem: "\(AppGroupError.quote(item.kind)) is not a uniform type identifier (letters, digits, '.' and '-', e.g. public.url)")
+        }
+        guard item.date.timeIntervalSince1970.isFinite else {
+            throw AppGroupError.invalidInboxItem(field: "date", problem: "not a finite date")
+        }
+        if item.attachments.count > SharedItem.Limits.attachments {
+            throw AppGroupError.invalidInboxItem(field: "attachments", problem: "\(item.attachments.count) attachments, more than the \(SharedItem.Limits.attachments) allowed")
+        }
+        var seen = Set<String>()
+        for (index, attachment) in item.attachments.enumerated() {
+            try InboxNames.validateComponent(attachment.name, field: "attachments[\(index)].name")
+            if !seen.insert(attachment.name).inserted {
+                throw AppGroupError.invalidInboxItem(field: "attachments[\(index)].name", problem: "\(AppGroupError.quote(attachment.name)) is used by another attachment of the same item")
+            }
+        }
+        url = item.url?.absoluteString
+        title = item.title
+        kind = item.kind
+        date = item.date.timeIntervalSince1970
+        self.sender = sender
+        attachments = []
+    }
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Decodes and checks a record read from `path`: every attachment named must be
+    /// a safe name. Throws ``AppGroupError/invalidInboxItem(field:problem:)`` otherwise.
+    static func decode(_ data: Data, path: String) throws -> ItemRecord {
+        let record: ItemRecord
+        do {
+            record = try JSONDecoder().decode(ItemRecord.self, from: data)
+        } catch {
+            throw AppGroupError.invalidInboxItem(field: path, problem: "the record is not a valid item (\(data.count) bytes): \(error)")
+        }
+        for (index, file) in record.attachments.enumerated() {
+            try InboxNames.validateComponent(file.name, field: "\(path): attachments[\(index)].name")
+        }
+        return record
+    }
+
+    func received(sequenceNumber: UInt64, directory: URL) -> ReceivedItem {
+        ReceivedItem(sequenceNumber: sequenceNumber,
+                     url: url.flatMap { URL(string: $0) },
+                     title: title,
+                     kind: kind,
+                     date: Date(timeIntervalSince1970: date),
+                     senderBundleIdentifier: sender,
+                     attachments: attachments.map { directory.appendingPathComponent($0.name, isDirectory: false) })
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+extension ShareInbox {
+    /// Adds `item` to the inbox, copying its attachments, and returns its sequence
+    /// number. When this returns, the item is complete on disk and will be
+    /// delivered exactly once; when it throws, nothing was published.
+    ///
+    /// The item is written into a private staging directory (record and
+    /// attachments fsynced), then published by one rename under the inbox's lock.
+    /// - Throws: ``AppGroupError/invalidInboxItem(field:problem:)`` for a bad field
+    ///   or attachment name; ``AppGroupError/unsafePath(path:problem:)`` for an
+    ///   attachment path that is relative, a symbolic link, or outside what the
+    ///   caller may read; ``AppGroupError/notARegularFile(path:kind:)`` for an
+    ///   attachment that is a directory, a FIFO...; file-system errors.
+    @discardableResult
+    public func enqueue(_ item: SharedItem) throws -> UInt64 {
+        var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
+        // Open every source first, so bad input is refused before anything is written.
+        var sources: [(fd: Int32, path: String, name: String)] = []
+        defer { for source in sources { Sys.close(source.fd) } }
+        for (index, attachment) in item.attachments.enumerated() {
+            let fd = try openAttachment(attachment, index: index)
+            sources.append((fd, attachment.fileURL.path, attachment.name))
+        }
+
+        // Without attachments the item is one file (two fsyncs in all); with them, a
+        // directory holding the record and the files.
+        if sources.isEmpty {
+            let staged = try makeStagingName(suffix: ".item")
+            var published = false
+            defer { if !published { _ = try? Sys.unlink(staged.path) } }
+            try Self.writeNewFile(staged.path, try record.encoded(), durable: durable)
+            let number = try publish(staging: staged)
+            published = true
+            _ = try? Sys.unlink(staged.path) // the item has its own name in Items/ now
+            if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+            return number
+        }
+
+        let staging = try makeStagingDirectory()
+        var published = false
+        defer { if !published { try? Self.removeTree(staging.path) } }
+        for source in sources {
+            let path = staging.appendingPathComponent(source.name).path
+            let fd = try Self.createFile(path)
+            do {
+                let size = try Sys.copyContents(from: source.fd, sourcePath: source.path, to: fd, destinationPath: path)
+                if durable { try Sys.fsync(fd, path: path) }
+                Sys.close(fd)
+                record.attachments.append(.init(name: source.name, size: size))
+            } catch {
+                Sys.close(fd)
+                throw error
+            }
+        }
+        // The record goes last: a staging directory with a record is complete.
+        try Self.writeNewFile(staging.appendingPathComponent(Self.recordFileName).path, try record.encoded(), durable: durable)
+        if durable { try AtomicFile.syncDirectory(staging.path) }
+
+        let number = try publish(staging: staging)
+        published = true
+        if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+        return number
+    }
+
+    /// Opens an attachment's source for reading after checking where it is.
+    func openAttachment(_ attachment: SharedItem.Attachment, index: Int) throws -> Int32 {
+        let url = attachment.fileURL
+        let path = url.path
+        guard url.isFileURL else {
+            throw AppGroupError.unsafePath(path: url.absoluteString, problem: "attachments[\(index)] is not a file URL")
+        }
+        guard path.hasPrefix("/") else {
+            throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)] is a relative path; give an absolute one")
+        }
+        if path.utf8.contains(0) {
+            throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)]'s path contains a NUL byte")
+        }
+        if path.split(separator: "/").contains("..") {
+            throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)]'s path contains '..'; give the file's real location")
+        }
+        // Where the file really is: its directory with links resolved.
+        let real = url.deletingLastPathComponent().resolvingSymlinksInPath()
+            .appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
+        if let readable = readableDirectories, !readable.contains(where: { Self.isInside(real, $0.path) }) {
+            throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)] is outside the directories this process may read ("
+                + readable.map(\.path).joined(separator: ", ") + ")")
+        }
+        if let resolver {
+            let root = resolver.root.resolvingSymlinksInPath().path
+            if Self.isInside(real, root) {
+                let groups = resolver.entitlements.applicationGroups
+                let allowed = groups.contains { Self.isInside(real, resolver.containerLocation(for: $0).resolvingSymlinksInPath().path) }
+                if !allowed {
+                    throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)] is in another App Group's container, which \(resolver.entitlements.bundleIdentifier) is not entitled to read")
+                }
+            }
+        }
+        let fd: Int32
+        do {
+            fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+            throw AppGroupError.unsafePath(path: path, problem: "attachments[\(index)] is a symbolic link; pass the file it points to")
+        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+            throw AppGroupError.invalidInboxItem(field: "attachments[\(index)]", problem: "\(path) does not exist")
+        }
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return path == base || path.hasPrefix(base + "/")
+    }
+
+    /// A fresh name in `Staging/` for a file-form item.
+    func makeStagingName(suffix: String) throws -> URL {
+        stagingDirectory.appendingPathComponent("\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" + suffix)
+    }
+
+    /// Writes `data` to a new file at `path` (refusing anything already there),
+    /// fsynced when `durable`.
+    static func writeNewFile(_ path: String, _ data: Data, durable: Bool) throws {
+        let fd = try createFile(path)
+        do {
+            try data.withUnsafeBytes { try Sys.writeAll(fd, $0, path: path) }
+            if durable { try Sys.fsync(fd, path: path) }
+            Sys.close(fd)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+
+    func makeStagingDirectory() throws -> URL {
+        while true {
+            let name = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let url = stagingDirectory.appendingPathComponent(name, isDirectory: true)
+            if try Sys.makeDirectory(url.path) { return url }
+        }
+    }
+
+    /// A new file, 0600 whatever the umask, refusing anything already there.
+    static func createFile(_ path: String) throws -> Int32 {
+        let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode)
+        try? Sys.fchmod(fd, Sys.fileMode, path: path)
+        return fd
+    }
+}

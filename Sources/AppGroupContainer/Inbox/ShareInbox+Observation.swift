@@ -1,0 +1,21 @@
+import Foundation
+
+extension ShareInbox {
+    /// Calls `handler` (on a private thread) whenever items are published to or
+    /// leave the inbox, in any process. The signal carries nothing: drain to learn
+    /// what arrived. Signals may coalesce, and a drain's own claims trigger one too,
+    /// so a handler that drains is always safe. Keep the returned watcher alive;
+    /// ``DirectoryWatcher/cancel()`` stops it.
+    public func observe(_ handler: @escaping @Sendable () -> Void) throws -> DirectoryWatcher {
+        try DirectoryWatcher(directory: itemsDirectory) { _ in handler() }
+    }
+
+    /// The signals of ``observe(_:)`` as an async sequence; cancelling the
+    /// consuming task stops the watcher.
+    public func changes() throws -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let watcher = try observe { continuation.yield(()) }
+        continuation.onTermination = { _ in watcher.cancel() }
+        return stream
+    }
+}

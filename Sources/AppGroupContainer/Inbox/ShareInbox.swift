@@ -1,0 +1,157 @@
+import Foundation
+
+/// A queue of pending shared items in an App Group container: share extensions
+/// enqueue, the app drains. It replaces the seeds' single `pendingURL` key, where a
+/// second share before the app opens overwrites the first.
+///
+/// ```swift
+/// // In the share extension:
+/// let inbox = try ShareInbox(groupIdentifier: "group.ai.systenics.notes", resolver: resolver)
+/// try inbox.enqueue(SharedItem(url: pageURL, title: "An article",
+///                              attachments: [.init(fileURL: clipping)]))
+///
+/// // In the app, on launch and whenever `observe` fires:
+/// try inbox.drain { item in
+///     try notes.add(item.url, item.title, files: item.attachments)   // throw to keep the item
+/// }
+/// ```
+///
+/// Layout, under `<container>/Library/Application Support/<name>/` (name `Inbox` by default):
+///
+///     Items/<sequence>           a published item without attachments: its record
+///                                (JSON), one file (names are 20 digits)
+///     Items/<sequence>/          a published item with attachments, a directory:
+///         item.json              its record
+///         <attachment>...        the copied files
+///     Staging/<pid>-<random>     items being written (never read by a drainer)
+///     Claims/<session>/          the item a running drain is handling
+///     Claims/.<session>.lock     held by that drain while it runs
+///     Sequence                   the last sequence number given out
+///     .Sequence.lock             the lock that orders enqueues
+///     Quarantine/                items found unreadable (kept, with a warning)
+///
+/// Guarantees, across threads and processes:
+/// - An ``enqueue(_:)`` that returns has published a complete item (record and
+///   attachments fsynced before the publishing link or rename); it is delivered exactly
+///   once. An enqueue killed midway leaves only a staging directory, which no
+///   drainer reads and which a later drain removes once older than
+///   ``staleStagingAge``.
+/// - **Enqueue order** is the order of sequence numbers. A number is given out, and
+///   the item published under it, in one step under the inbox's lock, so numbers
+///   increase in the order publications happen: if one enqueue returns before
+///   another starts (in any processes), it comes first. Each drain hands its items
+///   to the handler in increasing sequence order.
+/// - An item is removed only after the handler returned. A drain claims an item by
+///   renaming it into its own claim directory (a rename succeeds for one drainer
+///   only, so two drainers never receive the same item). If the handler throws,
+///   the item goes back and the drain stops; if the process dies, the next drain
+///   finds the claim's lock free and puts the item back, in its place.
+/// - Attachments live in the item's directory and are removed with it.
+///
+/// Durability: with `durable` (the default) an enqueue without attachments costs
+/// two fsyncs (the item file, then `Items/` after the publishing link); with
+/// attachments, one per file plus the record, the item directory and `Items/`.
+/// Removals after delivery are fsynced in batches (``removalSyncInterval``): a
+/// process crash loses none, a power loss may bring back a few handled items
+/// (delivered again, never lost). The sequence file itself is
+/// written without fsync and stamped with the kernel's boot id: after a reboot
+/// the first enqueue rescans the inbox for the highest number before giving out
+/// the next, so a lost counter update never reorders items.
+public struct ShareInbox: Sendable {
+    /// The inbox directory.
+    public let directory: URL
+    /// Whether enqueues and removals are fsynced (see the type's documentation).
+    public let durable: Bool
+    /// The bundle identifier recorded as the sender of enqueued items.
+    public let senderBundleIdentifier: String?
+    /// When set, attachments must be files under one of these directories (the
+    /// extension's sandbox); any other path is refused.
+    public let readableDirectories: [URL]?
+    /// Staging directories older than this (seconds) belong to enqueues that died
+    /// and are removed by the next drain. One hour by default.
+    public var staleStagingAge: TimeInterval
+
+    /// The resolver this inbox was opened with: attachments under its root but in
+    /// the container of a group its identity lacks are refused.
+    let resolver: ContainerResolver?
+    /// This instance's drain session: drains through one instance take turns.
+    let session: String
+
+    /// The default inbox name.
+    public static let defaultName = "Inbox"
+    /// The name of an item's record file.
+    public static let recordFileName = "item.json"
+
+    /// Opens (creating on first use) the inbox `name` in the container of
+    /// `groupIdentifier`, as the resolver's identity.
+    /// - Throws: ``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)``
+    ///   (nothing is written then), ``AppGroupError/invalidGroupIdentifier(_:rule:)``,
+    ///   ``AppGroupError/invalidInboxItem(field:problem:)`` for a bad `name`,
+    ///   file-system errors.
+    public init(groupIdentifier: String, resolver: ContainerResolver, name: String = defaultName,
+                durable: Bool = true, readableDirectories: [URL]? = nil) throws {
+        try InboxNames.validateComponent(name, field: "inbox name")
+        let container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
+        let directory = container.appendingPathComponent("Library/Application Support", isDirectory: true)
+            .appendingPathComponent(name, isDirectory: true)
+        try self.init(directory: directory, durable: durable,
+                      senderBundleIdentifier: resolver.entitlements.bundleIdentifier,
+                      readableDirectories: readableDirectories, resolver: resolver)
+    }
+
+    /// Opens (creating on first use) an inbox at `directory`, with no entitlement
+    /// check: for code that already resolved its container.
+    public init(directory: URL, durable: Bool = true, senderBundleIdentifier: String? = nil,
+                readableDirectories: [URL]? = nil) throws {
+        try self.init(directory: directory, durable: durable, senderBundleIdentifier: senderBundleIdentifier,
+                      readableDirectories: readableDirectories, resolver: nil)
+    }
+
+    init(directory: URL, durable: Bool, senderBundleIdentifier: String?, readableDirectories: [URL]?, resolver: ContainerResolver?) throws {
+        if directory.path.utf8.contains(0) {
+            throw AppGroupError.unsafePath(path: directory.path, problem: "the path contains a NUL byte")
+        }
+        self.directory = directory.standardizedFileURL
+        self.durable = durable
+        self.senderBundleIdentifier = senderBundleIdentifier
+        self.readableDirectories = readableDirectories?.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+        self.staleStagingAge = 3600
+        self.resolver = resolver
+        self.session = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        try ContainerResolver.makeRoot(self.directory)
+        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory] {
+            try Sys.makeDirectory(sub.path)
+        }
+    }
+
+    /// Where published items are: the directory ``observe(_:)`` watches.
+    public var itemsDirectory: URL { directory.appendingPathComponent("Items", isDirectory: true) }
+    var stagingDirectory: URL { directory.appendingPathComponent("Staging", isDirectory: true) }
+    var claimsDirectory: URL { directory.appendingPathComponent("Claims", isDirectory: true) }
+    var quarantineDirectory: URL { directory.appendingPathComponent("Quarantine", isDirectory: true) }
+    var sequenceFile: URL { directory.appendingPathComponent("Sequence", isDirectory: false) }
+
+    /// How many items are published and not yet claimed (one streaming pass over
+    /// the directory).
+    public func pendingCount() throws -> Int {
+        var count = 0
+        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+            if InboxNames.sequenceNumber(name) != nil { count += 1 }
+        }
+        return count
+    }
+
+    /// Removes the files and directories under `path` (not following links), then
+    /// `path` itself. Item and staging directories are flat, so this stays shallow.
+    static func removeTree(_ path: String) throws {
+        guard let st = try Sys.lstat(path) else { return }
+        if Sys.isDirectory(st) {
+            var names: [String] = []
+            try Sys.forEachEntry(in: path) { names.append($0) }
+            for name in names { try removeTree(path + "/" + name) }
+            try Sys.rmdir(path)
+        } else {
+            try Sys.unlink(path)
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import AppGroupContainer
-// AppGroupTesting: being built (see the open issues).

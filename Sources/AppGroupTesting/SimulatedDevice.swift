@@ -1,0 +1,123 @@
+import AppGroupContainer
+import Foundation
+
+/// A temporary simulated device: a fresh container root, removed when the device
+/// is removed (or deallocated). Run code as one of its targets, or spawn an
+/// executable as that target, to test what crosses between an app and its
+/// extensions with real processes and real files.
+///
+/// ```swift
+/// let device = try SimulatedDevice()
+/// defer { device.remove() }
+/// let notes = try NotesExample()
+/// let url = try device.run(as: notes.app) { resolver in
+///     try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
+/// }
+/// let share = try device.spawn(SimulatedDevice.builtExecutable(named: "ShareFlowDemo")!,
+///                              ["extension", "--group", NotesExample.groupIdentifier, "--url", "https://example.com"],
+///                              as: notes.shareExtension)
+/// #expect(share.status == 0)
+/// ```
+public final class SimulatedDevice: Sendable {
+    /// The device's container root (what `APP_GROUP_CONTAINERS_ROOT` names in
+    /// spawned processes). Containers are `<root>/<group>/`.
+    public let root: URL
+    /// A scratch directory beside the root (outside every container), for files a
+    /// test hands to a target, such as what a share sheet passes an extension.
+    public let scratch: URL
+    private let base: URL
+
+    /// Makes a fresh, empty device under the system's temporary directory.
+    /// - Parameter name: a prefix for the directory name, to recognise it.
+    public init(name: String = "SimulatedDevice") throws {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else {
+            throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: errno)
+        }
+        let path = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        base = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
+        root = base.appendingPathComponent("containers", isDirectory: true)
+        scratch = base.appendingPathComponent("scratch", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    /// Runs `body` with a fresh device and removes the device afterwards.
+    public static func with<T>(name: String = "SimulatedDevice", _ body: (SimulatedDevice) throws -> T) throws -> T {
+        let device = try SimulatedDevice(name: name)
+        defer { device.remove() }
+        return try body(device)
+    }
+
+    /// Removes the device's directory and everything in it. Safe to call twice.
+    public func remove() {
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    deinit { remove() }
+
+    /// A resolver that answers as `target` does on this device.
+    public func resolver(for target: SimulatedTarget) -> ContainerResolver {
+        ContainerResolver(root: root, entitlements: target.entitlements)
+    }
+
+    /// Runs `body` as `target`: it receives the target's resolver.
+    public func run<T>(as target: SimulatedTarget, _ body: (ContainerResolver) throws -> T) rethrows -> T {
+        try body(resolver(for: target))
+    }
+
+    /// Where `group`'s container is on this device, without any entitlement check
+    /// (for a test's own inspection; nothing is created).
+    public func containerLocation(for group: String) throws -> URL {
+        ContainerResolver(root: root, entitlements: try Entitlements(applicationIdentifier: "TESTTEAM00.inspector"))
+            .containerLocation(for: try GroupIdentifier(group))
+    }
+
+    /// The environment that makes a child process `target` on this device: the
+    /// parent's environment, then the target's identity
+    /// (``AppGroupContainer/Entitlements/environment``) and `APP_GROUP_CONTAINERS_ROOT`,
+    /// then `extra`.
+    public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in [Entitlements.EnvironmentKey.entitlementsFile, Entitlements.EnvironmentKey.teamIdentifier,
+                    Entitlements.EnvironmentKey.bundleIdentifier] {
+            environment.removeValue(forKey: key)
+        }
+        if let target { environment.merge(target.entitlements.environment) { $1 } }
+        environment[ContainerResolver.rootEnvironmentKey] = root.path
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// Runs `executable` as `target` (nil: with no identity) and waits for it.
+    /// - Parameter timeout: seconds before the process is killed (SIGKILL) and
+    ///   ``ProcessOutcome/timedOut`` is set.
+    public func spawn(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                      environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessOutcome {
+        let process = try launch(executable, arguments, as: target, environment: extra)
+        return process.wait(timeout: timeout)
+    }
+
+    /// Starts `executable` as `target` and returns at once: read its lines as they
+    /// come, kill it, wait for it.
+    public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                       environment extra: [String: String] = [:]) throws -> LaunchedProcess {
+        try LaunchedProcess(executable: executable, arguments: arguments, environment: environment(for: target, extra: extra))
+    }
+
+    /// The executable `name` built by SwiftPM beside the running test bundle
+    /// (`.build/debug/<name>`), nil when none is found.
+    public static func builtExecutable(named name: String) -> URL? {
+        var candidates: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent()) }
+        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let url = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,224 @@
+import AppGroupContainer
+import AppGroupTesting
+import Foundation
+
+/// The whole share flow: the quiet failure of a target that never joined the
+/// group, then K share-extension processes sharing URLs and a file while the app
+/// process drains, then a tally. Exit 0 only when nothing was lost or duplicated.
+enum ScenarioRole {
+    static let help = """
+        usage: ShareFlowDemo run [--extensions K] [--items M] [--root DIR] [--json] [--keep]
+
+        Runs the share flow of the Notes example (Examples/*.entitlements) with real processes:
+          1. a share extension whose target never joined group.ai.systenics.notes gets a nil
+             container; the resolver's explanation is printed, and the same process run as an
+             extension exits non-zero having written nothing;
+          2. the app (this binary, `app --watch`) launches and waits for shares;
+          3. K extension processes (default 4) each share M URLs (default 5) with a payload file,
+             concurrently;
+          4. the app drains as they arrive; a second launch of the app finds nothing left.
+        Prints what each process did and a summary: shared, received, lost, duplicated, elapsed.
+        With --json the last line is one JSON object with those integer fields.
+        The root is a fresh temporary directory unless --root; a temporary one is removed at
+        the end unless --keep. Exits 0 only when nothing was lost or duplicated.
+        """
+
+    static func run(_ argv: [String]) throws -> Int32 {
+        let arguments = try Arguments(argv, options: ["extensions", "items", "root"], flags: ["json", "keep"])
+        let extensionCount = try arguments.int("extensions", default: 4, range: 1...64)
+        let itemsPerExtension = try arguments.int("items", default: 5, range: 1...100_000)
+        let json = arguments.flag("json")
+        let started = Date()
+
+        let work = try makeTemporaryDirectory()
+        let root = arguments.string("root").map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+            ?? work.appendingPathComponent("containers", isDirectory: true)
+        let removeAtEnd = !arguments.flag("keep")
+        defer {
+            if removeAtEnd { try? FileManager.default.removeItem(at: work) }
+        }
+        let group = NotesExample.groupIdentifier
+        let team = NotesExample.teamIdentifier
+        Output.line("root: \(root.path)")
+        let (examples, origin) = try ExampleFiles.locate(fallback: work.appendingPathComponent("Examples", isDirectory: true))
+        Output.line("entitlements: \(examples.path) (\(origin))")
+        let file = { (name: String) in examples.appendingPathComponent(name).path }
+        let me = try executable()
+
+        // 1. The seeds' quiet failure.
+        Output.line("")
+        Output.line("1. A share extension whose target never joined \(group)")
+        let lonely = try Entitlements(contentsOf: URL(fileURLWithPath: file("NotesShareWithoutGroup.entitlements")),
+                                      teamIdentifier: team, bundleIdentifier: "ai.systenics.notes.share")
+        let lonelyResolver = ContainerResolver(root: root, entitlements: lonely)
+        setenv("APP_GROUP_QUIET", "1", 1) // we print the explanation ourselves
+        let nilContainer = lonelyResolver.containerURL(forSecurityApplicationGroupIdentifier: group)
+        unsetenv("APP_GROUP_QUIET")
+        Output.line("   containerURL(forSecurityApplicationGroupIdentifier: \"\(group)\") -> \(nilContainer?.path ?? "nil")")
+        do {
+            _ = try lonelyResolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group)
+        } catch {
+            Output.line("   why: \(error)")
+        }
+        let payload = try makePayload(in: work)
+        let refused = try LaunchedProcess(executable: me, arguments: [
+            "extension", "--root", root.path, "--group", group, "--entitlements", file("NotesShareWithoutGroup.entitlements"),
+            "--bundle-id", "ai.systenics.notes.share", "--url", "https://example.com/lost", "--file", payload.path,
+        ], environment: childEnvironment()).wait(timeout: 60)
+        let wrote = FileManager.default.fileExists(atPath: root.appendingPathComponent(group).path)
+        Output.line("   as a process: exit \(refused.status), \(wrote ? "WROTE INTO THE CONTAINER" : "nothing written");"
+            + " stderr: \(firstSentence(refused.standardError))")
+
+        // 2. The app launches and waits; 3. the extensions share concurrently.
+        let expected = extensionCount * itemsPerExtension
+        Output.line("")
+        Output.line("2. The app (ai.systenics.notes) launches and watches its inbox")
+        let app = try LaunchedProcess(executable: me, arguments: [
+            "app", "--root", root.path, "--group", group, "--entitlements", file("Notes.entitlements"),
+            "--bundle-id", "ai.systenics.notes", "--json", "--watch", "--until", String(expected), "--timeout", "120",
+        ], environment: childEnvironment())
+        _ = app.waitForErrorLine(timeout: 30) { $0.hasPrefix("watching ") }
+        Output.line("   app pid \(app.processIdentifier) is watching")
+        Output.line("")
+        Output.line("3. \(extensionCount) share extensions (ai.systenics.notes.share) share \(itemsPerExtension) URL(s) each, with \(payload.lastPathComponent)")
+        var extensions: [(process: LaunchedProcess, started: Date)] = []
+        for index in 1...extensionCount {
+            let process = try LaunchedProcess(executable: me, arguments: [
+                "extension", "--root", root.path, "--group", group, "--entitlements", file("NotesShare.entitlements"),
+                "--bundle-id", "ai.systenics.notes.share", "--url", "https://example.com/articles/ext\(index)",
+                "--title", "Article from extension \(index)", "--file", payload.path, "--count", String(itemsPerExtension),
+            ], environment: childEnvironment())
+            extensions.append((process, Date()))
+        }
+        var shared: [String: UInt64] = [:]
+        for (index, entry) in extensions.enumerated() {
+            let outcome = entry.process.wait(timeout: 300)
+            let lines = outcome.outputLines.filter { $0.hasPrefix("shared ") }
+            var numbers: [UInt64] = []
+            for line in lines {
+                let parts = line.split(separator: " ")
+                if parts.count == 3, let n = UInt64(parts[1]) { shared[String(parts[2])] = n; numbers.append(n) }
+            }
+            let ms = Int(Date().timeIntervalSince(entry.started) * 1000)
+            var text = "   extension \(index + 1) (pid \(entry.process.processIdentifier)): shared \(numbers.count) item(s) " + describe(numbers)
+                + ", exit \(outcome.status), \(ms) ms"
+            if !outcome.succeeded { text += "; stderr: " + outcome.standardError.replacingOccurrences(of: "\n", with: " ") }
+            Output.line(text)
+        }
+
+        // 4. The app drains as items arrive.
+        if shared.count < expected {
+            // Some shares failed: the app would wait for items that never come.
+            usleep(1_000_000)
+            app.kill(SIGTERM)
+        }
+        let appOutcome = app.wait(timeout: 150)
+        let again = try LaunchedProcess(executable: me, arguments: [
+            "app", "--root", root.path, "--group", group, "--entitlements", file("Notes.entitlements"),
+            "--bundle-id", "ai.systenics.notes", "--json",
+        ], environment: childEnvironment()).wait(timeout: 60)
+
+        Output.line("")
+        Output.line("4. The app drained")
+        let payloadChecksum = Checksum.fnv1a(try Data(contentsOf: payload))
+        var tally = Tally()
+        for (launch, outcome) in [("app, watching", appOutcome), ("app, launched again", again)] {
+            let items = outcome.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            tally.add(items, payloadChecksum: payloadChecksum)
+            Output.line("   \(launch): received \(items.count) item(s), exit \(outcome.status)"
+                + (outcome.succeeded ? "" : "; stderr: " + outcome.standardError.replacingOccurrences(of: "\n", with: " ")))
+            for item in items.prefix(3) {
+                Output.line("     #\(item["sequence"] ?? "?") \(item["url"] ?? "") \"\(item["title"] ?? "")\" [\(item["file"] ?? "-"), \(item["fileBytes"] ?? 0) bytes] from \(item["sender"] ?? "?")")
+            }
+            if items.count > 3 { Output.line("     ... and \(items.count - 3) more") }
+        }
+
+        let lost = Set(shared.keys).subtracting(tally.urls.keys).count
+        let duplicated = tally.urls.values.reduce(0) { $0 + max(0, $1 - 1) }
+        let elapsed = Date().timeIntervalSince(started)
+        let ok = lost == 0 && duplicated == 0 && tally.damaged == 0 && shared.count == expected && tally.inOrder
+        Output.line("")
+        Output.line("Summary: shared \(shared.count), received \(tally.urls.count), lost \(lost), duplicated \(duplicated), "
+            + "attachments intact \(tally.intact)/\(tally.total), in enqueue order: \(tally.inOrder ? "yes" : "NO"), "
+            + "elapsed \(String(format: "%.2f", elapsed)) s")
+        Output.line(ok ? "OK: every share arrived exactly once." : "FAILED: see above.")
+        if removeAtEnd { Output.line("(removed \(work.path); pass --keep to keep it)") }
+        if json {
+            Output.json(["shared": shared.count, "received": tally.urls.count, "lost": lost, "duplicated": duplicated,
+                         "elapsedMilliseconds": Int(elapsed * 1000), "root": root.path])
+        }
+        return ok ? 0 : 1
+    }
+
+    /// What the app processes printed, added up.
+    struct Tally {
+        var urls: [String: Int] = [:]
+        var total = 0
+        var intact = 0
+        var damaged = 0
+        var inOrder = true
+        var last: Int = 0
+
+        mutating func add(_ items: [[String: Any]], payloadChecksum: String) {
+            for item in items {
+                if let url = item["url"] as? String { urls[url, default: 0] += 1 }
+                if let sequence = item["sequence"] as? Int {
+                    if sequence <= last { inOrder = false }
+                    last = sequence
+                }
+                guard item["file"] != nil else { continue }
+                total += 1
+                if item["fileChecksum"] as? String == payloadChecksum { intact += 1 } else { damaged += 1 }
+            }
+        }
+    }
+
+    static func firstSentence(_ text: String) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? "(empty)"
+        guard let end = line.range(of: ": its ") else { return line }
+        return String(line[..<end.lowerBound]) + " ..."
+    }
+
+    static func describe(_ numbers: [UInt64]) -> String {
+        guard !numbers.isEmpty else { return "" }
+        let shown = numbers.prefix(6).map { "#\($0)" }.joined(separator: " ")
+        return "(" + shown + (numbers.count > 6 ? " ..." : "") + ")"
+    }
+
+    static func makeTemporaryDirectory() throws -> URL {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("ShareFlowDemo-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard mkdtemp(&bytes) != nil else { throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: errno) }
+        let path = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
+    }
+
+    /// The file the "share sheet" hands the extensions: outside every container.
+    static func makePayload(in work: URL) throws -> URL {
+        let directory = work.appendingPathComponent("share-sheet", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("clipping.txt")
+        let text = (1...40).map { "Line \($0) of a clipping shared from Safari.\n" }.joined()
+        try AtomicFile.write(Data(text.utf8), to: url)
+        return url
+    }
+
+    /// This executable, to spawn in other roles.
+    static func executable() throws -> URL {
+        #if os(Linux)
+        let link = "/proc/self/exe"
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) { return URL(fileURLWithPath: target) }
+        #endif
+        if let url = Bundle.main.executableURL { return url }
+        return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    /// Our environment without any identity: each child's comes from --entitlements.
+    static func childEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("APP_GROUP_") && key != "APP_GROUP_QUIET" {
+            environment.removeValue(forKey: key)
+        }
+        return environment
+    }
+}
