@@ -8,7 +8,7 @@ import Foundation
 /// let defaults = SharedDefaults(suiteName: "group.ai.systenics.notes")   // nil if not entitled
 /// defaults?.set("draft-42", forKey: "lastSharedItem")
 /// let name = defaults?.string(forKey: "lastSharedItem")
-/// try defaults?.update(forKey: "shareCount") { old in Conversions.integer(old) + 1 }
+/// try defaults?.update(Int.self, forKey: "shareCount") { ($0 ?? 0) + 1 }
 /// ```
 ///
 /// **Where the suite lives.** A suite name that is an App Group identifier is the
@@ -103,6 +103,9 @@ public final class SharedDefaults: @unchecked Sendable {
         self.fileURL = location.fileURL
         self.store = SuiteStore(fileURL: location.fileURL, coordinator: coordinator, durable: durable, format: format)
         self.observers = ObserverHub(directory: location.directory, fileName: location.fileURL.lastPathComponent)
+        // Temporary files of writers killed mid-save (over a minute old, so never a
+        // live writer's) would otherwise stay forever.
+        AtomicFile.removeStaleTemporaries(in: location.directory, for: location.fileURL.lastPathComponent)
     }
 
     private static func environmentResolver(suiteName: String?) throws -> ContainerResolver {

@@ -8,6 +8,8 @@ import Foundation
 /// costs one lstat(2) when nothing changed: the parsed suite is cached with the
 /// identity (device, inode, size, ctime) of the file it came from, and an atomic
 /// save always makes a new inode. Only a changed identity triggers a re-parse.
+/// The cache keeps the parsed file open (an `AtomicFile.Pin`), so its inode
+/// number cannot be handed to a newer file while the cache trusts it.
 ///
 /// Writes run under the suite's ``FileCoordinator`` write lock: revalidate the
 /// cache (re-read only if another process saved meanwhile), apply the change,
@@ -23,8 +25,9 @@ final class SuiteStore: @unchecked Sendable {
     let format: PropertyListSerialization.PropertyListFormat
 
     private struct Cache {
-        /// Identity of the file the values came from; nil when there was no file.
-        var identity: AtomicFile.Identity?
+        /// The file the values came from, kept open; nil when there was no file.
+        var pin: AtomicFile.Pin?
+        var identity: AtomicFile.Identity? { pin?.identity }
         var values: [String: Any]
         /// Set when that file was corrupt (values is then empty).
         var problem: SharedDefaultsError?
@@ -72,18 +75,18 @@ final class SuiteStore: @unchecked Sendable {
     /// Reads and parses the file. A corrupt file is not an error here: it is a
     /// cache entry carrying its problem, so it is diagnosed once per file version.
     private func load() throws -> Cache {
-        let read: (data: Data, identity: AtomicFile.Identity)?
+        let read: (data: Data, pin: AtomicFile.Pin)?
         do {
-            read = try AtomicFile.readWithIdentity(fileURL)
+            read = try AtomicFile.readPinned(fileURL)
         } catch let error as AppGroupError {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
-        guard let read else { return Cache(identity: nil, values: [:], problem: nil) }
+        guard let read else { return Cache(pin: nil, values: [:], problem: nil) }
         switch Self.parse(read.data) {
         case .success(let values):
-            return Cache(identity: read.identity, values: values, problem: nil)
+            return Cache(pin: read.pin, values: values, problem: nil)
         case .failure(let problem):
-            return Cache(identity: read.identity, values: [:],
+            return Cache(pin: read.pin, values: [:],
                          problem: .corruptSuite(path: path, problem: problem.text, movedTo: nil))
         }
     }
@@ -187,11 +190,12 @@ final class SuiteStore: @unchecked Sendable {
             lock.withLock { cache = nil }
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
-        // One lstat after the rename: the identity of what we just saved, so the next
-        // read or write finds the cache valid instead of re-parsing our own file.
-        let saved = try? AtomicFile.identity(of: fileURL)
+        // Pin what we just saved (one open and fstat, still under the write lock, so
+        // it is our file): the next read or write finds the cache valid instead of
+        // re-parsing our own file.
+        let saved = try? AtomicFile.pin(fileURL)
         let committed = values
-        lock.withLock { cache = saved.map { Cache(identity: $0, values: committed, problem: nil) } }
+        lock.withLock { cache = saved.map { Cache(pin: $0, values: committed, problem: nil) } }
         return Committed(result: result, recovered: recovered)
     }
 
