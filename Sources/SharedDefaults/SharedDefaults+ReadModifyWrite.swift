@@ -47,7 +47,7 @@ extension SharedDefaults {
     /// - Throws: what `body` throws, and as ``save(_:forKey:)``; nothing is written then.
     @discardableResult
     public func transaction<R>(_ body: (inout Transaction) throws -> R) throws -> R {
-        let registered = registeredSnapshot()
+        let registered = RegistrationDomain.shared.snapshot
         return try commit { values in
             var transaction = Transaction(values: values, registered: registered)
             let result = try body(&transaction)
@@ -55,8 +55,6 @@ extension SharedDefaults {
             return (result, transaction.changed)
         }
     }
-
-    func registeredSnapshot() -> [String: Any] { dictionaryOfRegisteredDefaults() }
 
     /// The suite as a ``transaction(_:)`` sees it: the latest committed values,
     /// with changes checked as they are made.

@@ -44,9 +44,8 @@ public final class SharedDefaults: @unchecked Sendable {
 
     let store: SuiteStore
 
-    // Guards `registered` and `storedLastError`.
+    // Guards `storedLastError` and `lastWarning`.
     private let stateLock = NSLock()
-    private var registered: [String: Any] = [:]
     private var storedLastError: SharedDefaultsError?
     private var lastWarning: String?
 
@@ -144,10 +143,10 @@ public final class SharedDefaults: @unchecked Sendable {
     // MARK: Registration domain
 
     /// Adds `registrationDictionary` to the registration domain: values returned
-    /// for keys the suite does not hold. Volatile and private to this instance's
-    /// process (other processes never see them), and never written to the file, as
-    /// on Apple's platforms. A non-property-list value registers nothing and is
-    /// reported through ``lastError``.
+    /// for keys a suite does not hold. As on Apple's platforms the domain is the
+    /// process's: every SharedDefaults instance of this process sees it, whatever
+    /// its suite; no other process does, and it is never written to a file. A
+    /// non-property-list value registers nothing and is reported through ``lastError``.
     public func register(defaults registrationDictionary: [String: Any]) {
         var normalized: [String: Any] = [:]
         do {
@@ -156,14 +155,10 @@ public final class SharedDefaults: @unchecked Sendable {
             report(error, during: "register(defaults:)")
             return
         }
-        stateLock.withLock { registered.merge(normalized) { _, new in new } }
+        RegistrationDomain.shared.register(normalized)
     }
 
-    func dictionaryOfRegisteredDefaults() -> [String: Any] { stateLock.withLock { registered } }
-
-    func registeredValue(forKey key: String) -> Any? {
-        stateLock.withLock { registered.isEmpty ? nil : registered[key] }
-    }
+    func registeredValue(forKey key: String) -> Any? { RegistrationDomain.shared.value(forKey: key) }
 
     // MARK: Reading
 
@@ -197,7 +192,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// The registration domain overlaid with the suite's values: every key a read
     /// would find. A corrupt suite contributes nothing (reported through ``lastError``).
     public func dictionaryRepresentation() -> [String: Any] {
-        var result = stateLock.withLock { registered }
+        var result = RegistrationDomain.shared.snapshot
         do {
             let persistent = try persistentDomain()
             result.merge(persistent) { _, stored in stored }

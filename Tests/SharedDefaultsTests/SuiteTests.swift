@@ -101,7 +101,8 @@ struct ValueTests {
         #expect(reader.dictionary(forKey: "dict")?["k"] as? String == "v")
         #expect(reader.stringArray(forKey: "strings") == ["one", "two"])
         #expect(reader.stringArray(forKey: "array") == nil, "not every element is a string")
-        #expect(reader.dictionaryRepresentation().count == 11)
+        #expect(try reader.persistentDomain().count == 11)
+        #expect(reader.dictionaryRepresentation()["s"] as? String == "text")
 
         reader.removeObject(forKey: "s")
         #expect(writer.object(forKey: "s") == nil)
@@ -236,20 +237,28 @@ struct ValueTests {
         #expect(throws: SharedDefaultsError.self) { try defaults.value(Draft.self, forKey: "scalar") }
     }
 
-    @Test("register(defaults:) fills in missing keys without writing them")
+    @Test("register(defaults:) fills in missing keys, for every instance of this process, without writing them")
     func registration() throws {
         let device = try Device()
         let defaults = try device.defaults()
-        defaults.register(defaults: ["volume": 5, "name": "anon"])
-        #expect(defaults.integer(forKey: "volume") == 5)
-        defaults.set(7, forKey: "volume")
-        #expect(defaults.integer(forKey: "volume") == 7)
-        defaults.removeObject(forKey: "volume")
-        #expect(defaults.integer(forKey: "volume") == 5)
-        #expect(defaults.dictionaryRepresentation()["name"] as? String == "anon")
-        #expect(try defaults.persistentDomain()["name"] == nil)
-        try defaults.update(Int.self, forKey: "volume") { ($0 ?? 0) + 1 }
-        #expect(try defaults.persistentDomain()["volume"] as? Int == 6, "update starts from the registered default")
+        // The registration domain is process-wide (as on Apple's platforms): keys
+        // unique to this test keep the tests that run beside it unaffected.
+        let volume = "registration.volume.\(UUID().uuidString)"
+        let name = "registration.name.\(UUID().uuidString)"
+        defaults.register(defaults: [volume: 5, name: "anon"])
+        #expect(defaults.integer(forKey: volume) == 5)
+        #expect(try device.defaults("settings").integer(forKey: volume) == 5, "another instance, another suite, same process")
+        defaults.set(7, forKey: volume)
+        #expect(defaults.integer(forKey: volume) == 7)
+        defaults.removeObject(forKey: volume)
+        #expect(defaults.integer(forKey: volume) == 5)
+        #expect(defaults.dictionaryRepresentation()[name] as? String == "anon")
+        #expect(try defaults.persistentDomain()[name] == nil)
+        try defaults.update(Int.self, forKey: volume) { ($0 ?? 0) + 1 }
+        #expect(try defaults.persistentDomain()[volume] as? Int == 6, "update starts from the registered default")
+        try defaults.transaction { suite in
+            #expect(suite.string(forKey: name) == "anon")
+        }
     }
 
     @Test("transactions change several keys under one lock; threads never lose one")
