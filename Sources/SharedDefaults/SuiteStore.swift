@@ -33,9 +33,14 @@ final class SuiteStore: @unchecked Sendable {
         var problem: SharedDefaultsError?
     }
 
-    // Guards `cache`; never held across a file lock.
+    // Guards `cache` and `parses`; never held across a file lock.
     private let lock = NSLock()
     private var cache: Cache?
+    private var parses = 0
+
+    /// How many times this store has read and parsed the file (for tests: an
+    /// unchanged suite must never be parsed twice).
+    var parseCount: Int { lock.withLock { parses } }
 
     init(fileURL: URL, coordinator: FileCoordinator, durable: Bool, format: PropertyListSerialization.PropertyListFormat) {
         self.fileURL = fileURL
@@ -59,6 +64,7 @@ final class SuiteStore: @unchecked Sendable {
             return try body(cache.values)
         }
         let fresh = try load()
+        if fresh.pin != nil { parses += 1 }
         cache = fresh
         if let problem = fresh.problem { throw problem }
         return try body(fresh.values)
@@ -163,7 +169,10 @@ final class SuiteStore: @unchecked Sendable {
         } else {
             current = try load()
             let loaded = current
-            lock.withLock { cache = loaded }
+            lock.withLock {
+                cache = loaded
+                if loaded.pin != nil { parses += 1 }
+            }
         }
         var values = current.values
         let (result, changed) = try body(&values)

@@ -302,6 +302,15 @@ struct ValueTests {
             a.set(n, forKey: "n")
             #expect(b.integer(forKey: "n") == n)
         }
+        // An unchanged suite is never parsed again; each change is parsed once.
+        let parsesBefore = b.store.parseCount
+        for _ in 0..<100 { #expect(b.integer(forKey: "n") == 49) }
+        #expect(b.store.parseCount == parsesBefore)
+        a.set(50, forKey: "n")
+        #expect(a.store.parseCount == 0, "the only writer caches what it saves: it never parses its own file")
+        for _ in 0..<10 { #expect(b.integer(forKey: "n") == 50) }
+        #expect(b.store.parseCount == parsesBefore + 1)
+
         // A foreign writer that replaces the file by hand (another language, a tool).
         let data = try PropertyListSerialization.data(fromPropertyList: ["n": 999], format: .xml, options: 0)
         try AtomicFile.write(data, to: a.fileURL)
