@@ -18,8 +18,16 @@ extension SharedDefaults {
                             handler: @escaping @Sendable (Any?) -> Void) throws -> SharedDefaultsObservation {
         let id: Int
         do {
+            // Reads through the store, not `self`: an observation outliving its
+            // SharedDefaults instance keeps reporting true values, never a false nil.
+            let store = self.store
             id = try observers.add(key: defaultName, initial: initial, read: { [weak self] key in
-                self?.object(forKey: key)
+                do {
+                    return try store.withCurrentValues { $0[key] } ?? RegistrationDomain.shared.value(forKey: key)
+                } catch {
+                    self?.report(error, during: "observing \"\(key)\"")
+                    return RegistrationDomain.shared.value(forKey: key)
+                }
             }, handler: handler)
         } catch let error as AppGroupError {
             throw SharedDefaultsError.fileSystem(path: fileURL.deletingLastPathComponent().path, reason: error)
