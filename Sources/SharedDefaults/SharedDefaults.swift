@@ -26,7 +26,7 @@ import Foundation
 /// applied, and the whole suite saved with an atomic rename. ``update(forKey:_:)``
 /// and ``transaction(_:)`` do a read-modify-write under that one lock.
 ///
-/// **Failures.** The UserDefaults-shaped calls (``set(_:forKey:)-(Any?,_)``,
+/// **Failures.** The UserDefaults-shaped calls (`set(_:forKey:)`,
 /// ``object(forKey:)``...) cannot throw: a failure is written through
 /// `Diagnostics.warn` and kept in ``lastError``. Each has a throwing counterpart
 /// (``save(_:forKey:)``, ``load(forKey:)``, ``persistentDomain()``) that reports it
@@ -129,8 +129,11 @@ public final class SharedDefaults: @unchecked Sendable {
     /// Records a failure of a non-throwing call and warns (once per distinct message
     /// in a row, so a corrupt file read in a loop does not flood standard error).
     func report(_ error: Error, during operation: String) {
+        // Every path that reaches here throws SharedDefaultsError; an AppGroupError is
+        // wrapped, and anything else is kept as a coding failure rather than dropped.
         let defaultsError = error as? SharedDefaultsError
-            ?? .fileSystem(path: fileURL.path, reason: (error as? AppGroupError) ?? .systemCall(operation: operation, path: fileURL.path, errno: EIO))
+            ?? (error as? AppGroupError).map { .fileSystem(path: fileURL.path, reason: $0) }
+            ?? .codingFailed(key: "(\(operation))", type: "\(type(of: error))", problem: "\(error)")
         let message = "\(operation): \(defaultsError)"
         let shouldWarn = stateLock.withLock { () -> Bool in
             storedLastError = defaultsError

@@ -28,6 +28,7 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
     /// a lock timeout, a symbolic link planted where the suite belongs...).
     case fileSystem(path: String, reason: AppGroupError)
 
+    /// What went wrong, where, and what to do about it.
     public var description: String {
         switch self {
         case let .invalidSuiteName(name, problem):
@@ -54,5 +55,6 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// The same text as ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
