@@ -11,10 +11,17 @@ enum PropertyListValue {
     /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)`` naming the key,
     ///   where inside the value the offender sits, and its type.
     static func normalize(_ value: Any, key: String) throws -> Any {
-        try normalize(value, key: key, path: key)
+        try normalize(value, key: key, path: key, depth: 0)
     }
 
-    private static func normalize(_ value: Any, key: String, path: String) throws -> Any {
+    /// Deepest nesting of arrays and dictionaries accepted: property-list parsers
+    /// refuse deeper files, and the check keeps recursion off the end of a stack.
+    static let maximumDepth = 256
+
+    private static func normalize(_ value: Any, key: String, path: String, depth: Int) throws -> Any {
+        if depth > maximumDepth {
+            throw notPlist(key, path, "nesting deeper than \(maximumDepth) levels of arrays and dictionaries")
+        }
         // An NSNumber first: a bridging cast would read NSNumber(1) as Bool.
         if type(of: value) is NSNumber.Type, let v = value as? NSNumber { return number(v) }
         switch value {
@@ -43,13 +50,13 @@ enum PropertyListValue {
             var out: [Any] = []
             out.reserveCapacity(v.count)
             for (index, element) in v.enumerated() {
-                out.append(try normalize(element, key: key, path: "\(path)[\(index)]"))
+                out.append(try normalize(element, key: key, path: "\(path)[\(index)]", depth: depth + 1))
             }
             return out
         case let v as [String: Any]:
             var out: [String: Any] = [:]
             out.reserveCapacity(v.count)
-            for (k, element) in v { out[k] = try normalize(element, key: key, path: "\(path).\(k)") }
+            for (k, element) in v { out[k] = try normalize(element, key: key, path: "\(path).\(k)", depth: depth + 1) }
             return out
         case let v as [AnyHashable: Any]:
             var out: [String: Any] = [:]
@@ -57,7 +64,7 @@ enum PropertyListValue {
                 guard let name = k.base as? String else {
                     throw notPlist(key, path, "dictionary key of type \(typeName(k.base)) (property-list dictionary keys are strings)")
                 }
-                out[name] = try normalize(element, key: key, path: "\(path).\(name)")
+                out[name] = try normalize(element, key: key, path: "\(path).\(name)", depth: depth + 1)
             }
             return out
         default:
@@ -67,7 +74,7 @@ enum PropertyListValue {
                 guard let wrapped = mirror.children.first?.value else {
                     throw notPlist(key, path, "nil (an empty Optional inside a collection; remove the element instead)")
                 }
-                return try normalize(wrapped, key: key, path: path)
+                return try normalize(wrapped, key: key, path: path, depth: depth)
             }
             throw notPlist(key, path, typeName(value))
         }

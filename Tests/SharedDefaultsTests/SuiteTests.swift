@@ -177,6 +177,14 @@ struct ValueTests {
         }
         #expect(throws: SharedDefaultsError.self) { try defaults.save([1: "int key"] as [Int: String], forKey: "intKeys") }
         #expect(throws: SharedDefaultsError.self) { try defaults.save(NSNull(), forKey: "null") }
+        var deep: Any = 1
+        for _ in 0..<10_000 { deep = [deep] }
+        #expect {
+            try defaults.save(deep, forKey: "deep")
+        } throws: { error in
+            guard case .notPropertyList("deep", _, let type)? = error as? SharedDefaultsError else { return false }
+            return type.contains("nesting deeper")
+        }
 
         // The UserDefaults-shaped form does not crash: it reports.
         defaults.set([NotAPlist()], forKey: "quiet")
