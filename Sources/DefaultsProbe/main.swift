@@ -1,1 +1,110 @@
-print("DefaultsProbe: being built")
+import AppGroupContainer
+import Foundation
+import SharedDefaults
+
+// A helper process for the SharedDefaults multi-process tests. Identity and
+// container root come from the environment (Entitlements.environment and
+// APP_GROUP_CONTAINERS_ROOT). Each command does one thing to one suite and reports
+// on stdout; exit 0 means it went as asked.
+//
+//   increment --suite S --key K --count N        N update(forKey:) increments
+//   count --suite S --key K --to N               set K to 1, 2, ... N, one set each
+//   poll --suite S --key K --until N             read K until it is N; exit 2 if it ever goes backwards
+//   set-many --suite S --prefix P --count N      set P0 ... P(N-1), one set each
+//   register --suite S --key K --value V         register K=V, set "written"=1, print what K reads
+//   get --suite S --key K                        print K's value (integer form), or "nil"
+//   watch --suite S --key K --until N            observe K; print "ready", then each value; exit at N
+
+func option(_ name: String, _ fallback: String? = nil) -> String {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
+    if let fallback { return fallback }
+    fail("missing --\(name)")
+}
+
+func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
+    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
+    return value
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("DefaultsProbe: \(message)\n".utf8))
+    exit(code)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func openSuite() -> SharedDefaults {
+    do {
+        return try SharedDefaults(requiringSuiteName: option("suite"))
+    } catch {
+        fail("\(error)")
+    }
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+do {
+    switch command {
+    case "increment":
+        let defaults = openSuite()
+        let key = option("key")
+        for _ in 0..<intOption("count") {
+            try defaults.update(Int.self, forKey: key) { ($0 ?? 0) + 1 }
+        }
+        say("done")
+    case "count":
+        let defaults = openSuite()
+        let key = option("key")
+        for n in 1...intOption("to") { try defaults.save(n, forKey: key) }
+        say("done")
+    case "poll":
+        let defaults = openSuite()
+        let key = option("key")
+        let target = intOption("until")
+        let deadline = Date().addingTimeInterval(60)
+        var last = 0
+        var reads = 0
+        while true {
+            let value = (try defaults.load(forKey: key) as? Int) ?? 0
+            reads += 1
+            if value < last { fail("went backwards from \(last) to \(value) after \(reads) reads", code: 2) }
+            last = value
+            if value == target { break }
+            if Date() > deadline { fail("gave up at \(value) after \(reads) reads", code: 3) }
+        }
+        say("reached \(target) after \(reads) reads")
+    case "set-many":
+        let defaults = openSuite()
+        let prefix = option("prefix")
+        for i in 0..<intOption("count") { try defaults.save(i, forKey: prefix + String(i)) }
+        say("done")
+    case "register":
+        let defaults = openSuite()
+        let key = option("key")
+        defaults.register(defaults: [key: option("value")])
+        try defaults.save(1, forKey: "written")
+        say(defaults.string(forKey: key) ?? "nil")
+    case "get":
+        let defaults = openSuite()
+        if let value = try defaults.load(forKey: option("key")) { say("\(value)") } else { say("nil") }
+    case "watch":
+        let defaults = openSuite()
+        let key = option("key")
+        let target = intOption("until")
+        let done = DispatchSemaphore(value: 0)
+        let observation = try defaults.addObserver(forKey: key) { value in
+            let n = value as? Int
+            say(n.map(String.init) ?? "nil")
+            if n == target { done.signal() }
+        }
+        say("ready")
+        if done.wait(timeout: .now() + 60) == .timedOut { fail("no \(target) within 60 s", code: 3) }
+        observation.cancel()
+    default:
+        fail("unknown command \"\(command)\"; see the comment at the top of Sources/DefaultsProbe/main.swift")
+    }
+} catch {
+    fail("\(error)")
+}

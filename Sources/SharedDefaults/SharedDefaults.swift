@@ -1,2 +1,288 @@
 import AppGroupContainer
-// SharedDefaults: issue 3 builds the suite store here.
+import Foundation
+
+/// A defaults suite shared between processes, in the vocabulary of
+/// `UserDefaults(suiteName:)`, that never loses an update.
+///
+/// ```swift
+/// let defaults = SharedDefaults(suiteName: "group.ai.systenics.notes")   // nil if not entitled
+/// defaults?.set("draft-42", forKey: "lastSharedItem")
+/// let name = defaults?.string(forKey: "lastSharedItem")
+/// try defaults?.update(Int.self, forKey: "shareCount") { ($0 ?? 0) + 1 }
+/// ```
+///
+/// **Where the suite lives.** A suite name that is an App Group identifier is the
+/// group's shared suite, `<container>/Library/Preferences/<group>.plist`, as on
+/// iOS; the identity must be entitled to the group. Any other name is a suite
+/// private to the identity, under `<root>/Applications/<bundle id>/Library/Preferences/`.
+/// `NSGlobalDomain` and the identity's own bundle identifier are refused, as Apple does.
+///
+/// **Coherence.** Every read returns the latest value any process committed, with
+/// no `synchronize()`. An unchanged suite costs one `lstat(2)` per read: the parsed
+/// suite is cached by the file's identity and never re-parsed while it stands.
+///
+/// **Writes** are atomic and durable when they return: under the suite's file
+/// lock, the latest suite is re-read if another process changed it, the change
+/// applied, and the whole suite saved with an atomic rename. ``update(forKey:_:)``
+/// and ``transaction(_:)`` do a read-modify-write under that one lock.
+///
+/// **Failures.** The UserDefaults-shaped calls (`set(_:forKey:)`,
+/// ``object(forKey:)``...) cannot throw: a failure is written through
+/// `Diagnostics.warn` and kept in ``lastError``. Each has a throwing counterpart
+/// (``save(_:forKey:)``, ``load(forKey:)``, ``persistentDomain()``) that reports it
+/// to the caller instead.
+///
+/// Instances are thread-safe. Several instances of one suite, in one process or
+/// many, see each other's writes.
+public final class SharedDefaults: @unchecked Sendable {
+    /// The suite name as given (nil: the identity's own domain).
+    public let suiteName: String?
+    /// The App Group whose container holds the suite; nil for a suite private to the identity.
+    public let groupIdentifier: GroupIdentifier?
+    /// The suite's property-list file.
+    public let fileURL: URL
+
+    let store: SuiteStore
+
+    // Guards `storedLastError` and `lastWarning`.
+    private let stateLock = NSLock()
+    private var storedLastError: SharedDefaultsError?
+    private var lastWarning: String?
+
+    let observers: ObserverHub
+
+    /// Opens the suite for the process's own identity and container root, read
+    /// from the environment (see `Entitlements.fromEnvironment()`), as
+    /// `UserDefaults(suiteName:)` does. Nil when the name is refused or the identity
+    /// is not entitled to the group; the reason is written through `Diagnostics.warn`.
+    /// Use ``init(requiringSuiteName:resolver:coordinator:durable:format:)`` to get it as an error.
+    public convenience init?(suiteName: String?) {
+        do {
+            try self.init(requiringSuiteName: suiteName)
+        } catch {
+            Diagnostics.warn("SharedDefaults(suiteName: \(suiteName.map { "\"\($0)\"" } ?? "nil")) returned nil: \(error)")
+            return nil
+        }
+    }
+
+    /// Opens the suite for the identity and root of `resolver`. Nil when the name is
+    /// refused or the identity is not entitled; the reason goes through `Diagnostics.warn`.
+    public convenience init?(suiteName: String?, resolver: ContainerResolver) {
+        do {
+            try self.init(requiringSuiteName: suiteName, resolver: resolver)
+        } catch {
+            Diagnostics.warn("SharedDefaults(suiteName: \(suiteName.map { "\"\($0)\"" } ?? "nil")) returned nil: \(error)")
+            return nil
+        }
+    }
+
+    /// Opens the suite, or says why it cannot.
+    /// - Parameters:
+    ///   - suiteName: an App Group identifier for the group's shared suite; another
+    ///     name for a suite private to the identity; nil for the identity's own domain.
+    ///   - resolver: the identity and container root; nil reads both from the environment.
+    ///   - coordinator: the file coordinator whose write lock guards each change
+    ///     (its timeout bounds how long a write waits for another process).
+    ///   - durable: fsync each save (the default). False trades crash safety for
+    ///     speed: a crash may lose recent writes, never tear the file.
+    ///   - format: the format written; binary, as iOS writes, by default. Reads
+    ///     accept any format.
+    /// - Throws: ``SharedDefaultsError/invalidSuiteName(_:problem:)`` for `NSGlobalDomain`,
+    ///   the identity's own bundle identifier or a name that cannot be a file name;
+    ///   ``SharedDefaultsError/suiteUnavailable(suite:reason:)`` when the identity is not
+    ///   entitled to the group (the reason names the groups it holds and the fix), the
+    ///   identifier is invalid or the container cannot be made.
+    public init(requiringSuiteName suiteName: String?, resolver: ContainerResolver? = nil,
+                coordinator: FileCoordinator = FileCoordinator(timeout: 30), durable: Bool = true,
+                format: PropertyListSerialization.PropertyListFormat = .binary) throws {
+        let resolver = try resolver ?? Self.environmentResolver(suiteName: suiteName)
+        let location = try SuiteLocation.resolve(suiteName: suiteName, resolver: resolver)
+        self.suiteName = suiteName
+        self.groupIdentifier = location.group
+        self.fileURL = location.fileURL
+        self.store = SuiteStore(fileURL: location.fileURL, coordinator: coordinator, durable: durable, format: format)
+        self.observers = ObserverHub(directory: location.directory, fileName: location.fileURL.lastPathComponent)
+        // Temporary files of writers killed mid-save (over a minute old, so never a
+        // live writer's) would otherwise stay forever.
+        AtomicFile.removeStaleTemporaries(in: location.directory, for: location.fileURL.lastPathComponent)
+    }
+
+    private static func environmentResolver(suiteName: String?) throws -> ContainerResolver {
+        do {
+            return try ContainerResolver.current()
+        } catch let error as AppGroupError {
+            throw SharedDefaultsError.suiteUnavailable(suite: suiteName ?? "(own domain)", reason: error)
+        }
+    }
+
+    // MARK: Failures of the non-throwing calls
+
+    /// The most recent failure of a call that cannot throw (a refused value, a disk
+    /// error, a corrupt file met by a read, a corrupt file a write moved aside).
+    /// Sticky: a later success does not clear it; ``clearLastError()`` does. Each
+    /// failure is also written through `Diagnostics.warn`.
+    public var lastError: SharedDefaultsError? { stateLock.withLock { storedLastError } }
+
+    /// Forgets ``lastError``.
+    public func clearLastError() { stateLock.withLock { storedLastError = nil } }
+
+    /// Records a failure of a non-throwing call and warns (once per distinct message
+    /// in a row, so a corrupt file read in a loop does not flood standard error).
+    func report(_ error: Error, during operation: String) {
+        // Every path that reaches here throws SharedDefaultsError; an AppGroupError is
+        // wrapped, and anything else is kept as a coding failure rather than dropped.
+        let defaultsError = error as? SharedDefaultsError
+            ?? (error as? AppGroupError).map { .fileSystem(path: fileURL.path, reason: $0) }
+            ?? .codingFailed(key: "(\(operation))", type: "\(type(of: error))", problem: "\(error)")
+        let message = "\(operation): \(defaultsError)"
+        let shouldWarn = stateLock.withLock { () -> Bool in
+            storedLastError = defaultsError
+            defer { lastWarning = message }
+            return lastWarning != message
+        }
+        if shouldWarn { Diagnostics.warn(message) }
+    }
+
+    // MARK: Registration domain
+
+    /// Adds `registrationDictionary` to the registration domain: values returned
+    /// for keys a suite does not hold. As on Apple's platforms the domain is the
+    /// process's: every SharedDefaults instance of this process sees it, whatever
+    /// its suite; no other process does, and it is never written to a file. A
+    /// non-property-list value registers nothing and is reported through ``lastError``.
+    public func register(defaults registrationDictionary: [String: Any]) {
+        var normalized: [String: Any] = [:]
+        do {
+            for (key, value) in registrationDictionary { normalized[key] = try PropertyListValue.normalize(value, key: key) }
+        } catch {
+            report(error, during: "register(defaults:)")
+            return
+        }
+        RegistrationDomain.shared.register(normalized)
+    }
+
+    func registeredValue(forKey key: String) -> Any? { RegistrationDomain.shared.value(forKey: key) }
+
+    // MARK: Reading
+
+    /// The value for `key`: the suite's, else the registered default, else nil.
+    /// A corrupt or unreadable suite reads as empty (reported through ``lastError``);
+    /// ``load(forKey:)`` throws instead.
+    public func object(forKey defaultName: String) -> Any? {
+        do {
+            return try load(forKey: defaultName)
+        } catch {
+            report(error, during: "object(forKey: \"\(defaultName)\")")
+            return registeredValue(forKey: defaultName)
+        }
+    }
+
+    /// The value for `key` (the suite's, else the registered default, else nil).
+    /// - Throws: ``SharedDefaultsError/corruptSuite(path:problem:movedTo:)`` or
+    ///   ``SharedDefaultsError/fileSystem(path:reason:)``.
+    public func load(forKey defaultName: String) throws -> Any? {
+        if let value = try store.withCurrentValues({ $0[defaultName] }) { return value }
+        return registeredValue(forKey: defaultName)
+    }
+
+    /// The suite's own values, without the registration domain (Apple's
+    /// `persistentDomain(forName:)` for this suite).
+    /// - Throws: as ``load(forKey:)``.
+    public func persistentDomain() throws -> [String: Any] {
+        try store.withCurrentValues { $0 }
+    }
+
+    /// The registration domain overlaid with the suite's values: every key a read
+    /// would find. A corrupt suite contributes nothing (reported through ``lastError``).
+    public func dictionaryRepresentation() -> [String: Any] {
+        var result = RegistrationDomain.shared.snapshot
+        do {
+            let persistent = try persistentDomain()
+            result.merge(persistent) { _, stored in stored }
+        } catch {
+            report(error, during: "dictionaryRepresentation()")
+        }
+        return result
+    }
+
+    /// A string; a number becomes its string value (123 → "123"). Nil otherwise.
+    public func string(forKey defaultName: String) -> String? { Conversions.string(object(forKey: defaultName)) }
+    /// An array; nil when missing or not an array.
+    public func array(forKey defaultName: String) -> [Any]? { object(forKey: defaultName) as? [Any] }
+    /// A dictionary; nil when missing or not a dictionary.
+    public func dictionary(forKey defaultName: String) -> [String: Any]? { object(forKey: defaultName) as? [String: Any] }
+    /// Data; nil when missing or not data.
+    public func data(forKey defaultName: String) -> Data? { object(forKey: defaultName) as? Data }
+    /// An array of strings; nil when missing, not an array, or any element is not a string.
+    public func stringArray(forKey defaultName: String) -> [String]? { Conversions.stringArray(object(forKey: defaultName)) }
+    /// An integer, 0 when missing. A Bool is 1 or 0, a real rounds down (2.67 → 2),
+    /// a string holding a number is that number ("12" → 12); anything else 0.
+    public func integer(forKey defaultName: String) -> Int { Conversions.integer(object(forKey: defaultName)) }
+    /// A Float, 0 when missing; coerced as ``double(forKey:)``.
+    public func float(forKey defaultName: String) -> Float { Float(Conversions.double(object(forKey: defaultName))) }
+    /// A Double, 0 when missing. A Bool is 1 or 0, a string holding a number is that number.
+    public func double(forKey defaultName: String) -> Double { Conversions.double(object(forKey: defaultName)) }
+    /// A Bool, false when missing. Numbers are true when not 0; the strings "true",
+    /// "YES", "1" (and others NSString's `boolValue` accepts) are true.
+    public func bool(forKey defaultName: String) -> Bool { Conversions.bool(object(forKey: defaultName)) }
+    /// A URL: a stored URL string, a path ("/…", or "~/…" with the tilde expanded)
+    /// as a file URL, or an archived NSURL written by Apple's `set(_:forKey:)`. Nil otherwise.
+    public func url(forKey defaultName: String) -> URL? { Conversions.url(object(forKey: defaultName)) }
+
+    // MARK: Writing, UserDefaults-shaped
+
+    /// Stores a property-list value (String, Int, Double, Float, Bool, Data, Date,
+    /// URL, and arrays and dictionaries of these), or removes the key for nil.
+    /// Atomic and durable when it returns. A non-property-list value (nested ones
+    /// included) or a disk failure writes nothing and is reported through
+    /// ``lastError``; ``save(_:forKey:)`` throws instead.
+    public func set(_ value: Any?, forKey defaultName: String) {
+        do { try save(value, forKey: defaultName) } catch { report(error, during: "set(_:forKey: \"\(defaultName)\")") }
+    }
+    /// Stores an integer.
+    public func set(_ value: Int, forKey defaultName: String) { set(value as Any?, forKey: defaultName) }
+    /// Stores a Float (as a real).
+    public func set(_ value: Float, forKey defaultName: String) { set(value as Any?, forKey: defaultName) }
+    /// Stores a Double.
+    public func set(_ value: Double, forKey defaultName: String) { set(value as Any?, forKey: defaultName) }
+    /// Stores a Bool.
+    public func set(_ value: Bool, forKey defaultName: String) { set(value as Any?, forKey: defaultName) }
+    /// Stores a URL as its `absoluteString` (readable by any plist reader); nil removes the key.
+    public func set(_ url: URL?, forKey defaultName: String) { set(url.map { $0.absoluteString as Any }, forKey: defaultName) }
+
+    /// Removes the key from the suite (a registered default shows through again).
+    public func removeObject(forKey defaultName: String) { set(nil as Any?, forKey: defaultName) }
+
+    /// Does nothing and returns true: every write is already on disk and every read
+    /// already current. Kept so code written for `UserDefaults` compiles.
+    @discardableResult
+    public func synchronize() -> Bool { true }
+
+    // MARK: Writing, throwing
+
+    /// Stores a property-list value, or removes the key for nil, and tells the
+    /// caller when it could not.
+    /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)`` naming the key and
+    ///   the offending (possibly nested) type; ``SharedDefaultsError/suiteTooLarge(path:size:limit:)``;
+    ///   ``SharedDefaultsError/fileSystem(path:reason:)``. Nothing is written then.
+    public func save(_ value: Any?, forKey defaultName: String) throws {
+        let normalized = try value.map { try PropertyListValue.normalize($0, key: defaultName) }
+        try commit { values in
+            if let normalized {
+                if let old = values[defaultName], PropertyListValue.equal(old, normalized) { return ((), false) }
+                values[defaultName] = normalized
+            } else {
+                if values.removeValue(forKey: defaultName) == nil { return ((), false) }
+            }
+            return ((), true)
+        }
+    }
+
+    /// Runs a modification under the write lock and reports a corrupt file that the
+    /// save moved aside (the save itself succeeded).
+    func commit<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> R {
+        let committed = try store.modify(body)
+        if let recovered = committed.recovered { report(recovered, during: "saving the suite") }
+        return committed.result
+    }
+}

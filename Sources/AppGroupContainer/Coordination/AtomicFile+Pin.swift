@@ -1,0 +1,60 @@
+import Foundation
+
+extension AtomicFile {
+    /// An open read-only descriptor on a file, holding its inode alive.
+    ///
+    /// An ``Identity`` is only unique while its inode exists: after an atomic save
+    /// frees the old inode, the next save may get the same inode number back, and
+    /// with the same size and a coarse ctime (older kernels tick every few
+    /// milliseconds) the new file would look unchanged. A cache that keeps the pin
+    /// of the file it parsed cannot be fooled this way: the pinned inode number is
+    /// not reused while the pin lives. The descriptor closes when the pin is released.
+    public final class Pin: Sendable {
+        /// The identity of the pinned file, from fstat(2) of the descriptor.
+        public let identity: Identity
+        private let fd: Int32
+
+        fileprivate init(fd: Int32, identity: Identity) {
+            self.fd = fd
+            self.identity = identity
+        }
+
+        deinit { Sys.close(fd) }
+    }
+
+    /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
+    /// pin of the inode it came from. Nil when no file is there.
+    public static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
+        guard let (fd, st) = try openRegular(url.path, limit: limit) else { return nil }
+        let pin = Pin(fd: fd, identity: Identity(st))
+        let data = try Sys.readAll(fd, path: url.path, sizeHint: Int(st.st_size), limit: limit)
+        return (data, pin)
+    }
+
+    /// Pins the file at `url` without reading it (nil when none is there): after a
+    /// save, the saver pins what it wrote so its cache stays valid.
+    public static func pin(_ url: URL) throws -> Pin? {
+        guard let (fd, st) = try openRegular(url.path, limit: Int64.max) else { return nil }
+        return Pin(fd: fd, identity: Identity(st))
+    }
+
+    private static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
+        let fd: Int32
+        do {
+            fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+            return nil
+        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
+        }
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
+            return (fd, st)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+}

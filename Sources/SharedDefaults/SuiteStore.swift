@@ -1,0 +1,237 @@
+import AppGroupContainer
+import Foundation
+
+/// The suite file on disk, its parsed cache, and the read-modify-write cycle.
+///
+/// Reads take no file lock: writers replace the file with an atomic rename, so a
+/// reader opens either the old inode or the new one, never a torn file. A read
+/// costs one lstat(2) when nothing changed: the parsed suite is cached with the
+/// identity (device, inode, size, ctime) of the file it came from, and an atomic
+/// save always makes a new inode. Only a changed identity triggers a re-parse.
+/// The cache keeps the parsed file open (an `AtomicFile.Pin`), so its inode
+/// number cannot be handed to a newer file while the cache trusts it.
+///
+/// Writes run under the suite's ``FileCoordinator`` write lock: revalidate the
+/// cache (re-read only if another process saved meanwhile), apply the change,
+/// serialize once, save atomically and durably, and cache what was saved.
+final class SuiteStore: @unchecked Sendable {
+    /// What iOS and macOS refuse: a domain whose plist reaches 4 MiB.
+    static let sizeLimit = 4_194_304
+
+    let fileURL: URL
+    let path: String
+    let coordinator: FileCoordinator
+    let durable: Bool
+    let format: PropertyListSerialization.PropertyListFormat
+
+    private struct Cache {
+        /// The file the values came from, kept open; nil when there was no file.
+        var pin: AtomicFile.Pin?
+        var identity: AtomicFile.Identity? { pin?.identity }
+        var values: [String: Any]
+        /// Set when that file was corrupt (values is then empty).
+        var problem: SharedDefaultsError?
+    }
+
+    // Guards `cache` and `parses`; never held across a file lock.
+    private let lock = NSLock()
+    private var cache: Cache?
+    private var parses = 0
+
+    /// How many times this store has read and parsed the file (for tests: an
+    /// unchanged suite must never be parsed twice).
+    var parseCount: Int { lock.withLock { parses } }
+
+    init(fileURL: URL, coordinator: FileCoordinator, durable: Bool, format: PropertyListSerialization.PropertyListFormat) {
+        self.fileURL = fileURL
+        self.path = fileURL.path
+        self.coordinator = coordinator
+        self.durable = durable
+        self.format = format
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` on the latest committed values (any process's).
+    /// - Throws: ``SharedDefaultsError/corruptSuite(path:problem:movedTo:)`` for a corrupt
+    ///   file, ``SharedDefaultsError/fileSystem(path:reason:)`` when it cannot be read.
+    func withCurrentValues<T>(_ body: ([String: Any]) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let identity = try currentIdentity()
+        if let cache, cache.identity == identity {
+            if let problem = cache.problem { throw problem }
+            return try body(cache.values)
+        }
+        let fresh = try load()
+        if fresh.pin != nil { parses += 1 }
+        cache = fresh
+        if let problem = fresh.problem { throw problem }
+        return try body(fresh.values)
+    }
+
+    private func currentIdentity() throws -> AtomicFile.Identity? {
+        do {
+            return try AtomicFile.identity(of: fileURL)
+        } catch let error as AppGroupError {
+            throw SharedDefaultsError.fileSystem(path: path, reason: error)
+        }
+    }
+
+    /// Reads and parses the file. A corrupt file is not an error here: it is a
+    /// cache entry carrying its problem, so it is diagnosed once per file version.
+    private func load() throws -> Cache {
+        let read: (data: Data, pin: AtomicFile.Pin)?
+        do {
+            read = try AtomicFile.readPinned(fileURL)
+        } catch let error as AppGroupError {
+            throw SharedDefaultsError.fileSystem(path: path, reason: error)
+        }
+        guard let read else { return Cache(pin: nil, values: [:], problem: nil) }
+        switch Self.parse(read.data) {
+        case .success(let values):
+            return Cache(pin: read.pin, values: values, problem: nil)
+        case .failure(let problem):
+            return Cache(pin: read.pin, values: [:],
+                         problem: .corruptSuite(path: path, problem: problem.text, movedTo: nil))
+        }
+    }
+
+    struct ParseProblem: Error { let text: String }
+
+    static func parse(_ data: Data) -> Result<[String: Any], ParseProblem> {
+        if data.isEmpty { return .failure(ParseProblem(text: "the file is empty")) }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let binary = data.starts(with: Array("bplist".utf8))
+            return .failure(ParseProblem(text: binary
+                ? "a truncated or damaged binary property list of \(data.count) bytes"
+                : "not a property list (\(data.count) bytes)"))
+        }
+        guard let dictionary = root as? [String: Any] ?? (root as? [AnyHashable: Any]).flatMap(stringKeyed) else {
+            return .failure(ParseProblem(text: "its root is a \(kind(of: root)), not a dictionary"))
+        }
+        guard let values = PropertyListValue.normalizeParsedDictionary(dictionary) else {
+            return .failure(ParseProblem(text: "it holds a value that is not a property-list type"))
+        }
+        return .success(values)
+    }
+
+    private static func stringKeyed(_ d: [AnyHashable: Any]) -> [String: Any]? {
+        var out: [String: Any] = [:]
+        for (k, v) in d {
+            guard let s = k.base as? String else { return nil }
+            out[s] = v
+        }
+        return out
+    }
+
+    private static func kind(of value: Any) -> String {
+        switch value {
+        case is String: return "string"
+        case is [Any]: return "array"
+        case is Data: return "data object"
+        case is Date: return "date"
+        case is Bool, is NSNumber, is Int, is Double: return "number"
+        default: return PropertyListValue.typeName(value)
+        }
+    }
+
+    // MARK: Writing
+
+    /// The outcome of ``modify(_:)``.
+    struct Committed<R> {
+        var result: R
+        /// Set when a corrupt file was moved aside before the fresh suite was saved.
+        var recovered: SharedDefaultsError?
+    }
+
+    /// Runs `body` on the latest values under the suite's write lock and saves the
+    /// result atomically (durably unless configured otherwise). Nothing is written
+    /// when `body` throws, reports no change, or the result is too large.
+    func modify<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> Committed<R> {
+        do {
+            return try coordinator.coordinate(writingItemAt: fileURL, options: .forMerging) { _ in
+                try modifyLocked(body)
+            }
+        } catch let error as AppGroupError {
+            throw SharedDefaultsError.fileSystem(path: path, reason: error)
+        }
+    }
+
+    private func modifyLocked<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> Committed<R> {
+        let identity = try currentIdentity()
+        var current: Cache
+        if let cached = lock.withLock({ cache }), cached.identity == identity {
+            current = cached
+        } else {
+            current = try load()
+            let loaded = current
+            lock.withLock {
+                cache = loaded
+                if loaded.pin != nil { parses += 1 }
+            }
+        }
+        var values = current.values
+        let (result, changed) = try body(&values)
+        guard changed else { return Committed(result: result, recovered: nil) }
+
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
+        } catch {
+            throw SharedDefaultsError.codingFailed(key: "(whole suite)", type: "[String: Any]", problem: "\(error)")
+        }
+        if data.count >= Self.sizeLimit {
+            throw SharedDefaultsError.suiteTooLarge(path: path, size: data.count, limit: Self.sizeLimit)
+        }
+        var recovered: SharedDefaultsError?
+        if case .corruptSuite(_, let problem, _)? = current.problem {
+            let aside = try moveAside()
+            recovered = .corruptSuite(path: path, problem: problem, movedTo: aside.path)
+        }
+        do {
+            try AtomicFile.write(data, to: fileURL, durable: durable)
+        } catch let error as AppGroupError {
+            // The file may or may not have been replaced: forget the cache.
+            lock.withLock { cache = nil }
+            throw SharedDefaultsError.fileSystem(path: path, reason: error)
+        }
+        // Pin what we just saved (one open and fstat, still under the write lock, so
+        // it is our file): the next read or write finds the cache valid instead of
+        // re-parsing our own file.
+        let saved = try? AtomicFile.pin(fileURL)
+        let committed = values
+        lock.withLock { cache = saved.map { Cache(pin: $0, values: committed, problem: nil) } }
+        return Committed(result: result, recovered: recovered)
+    }
+
+    /// Moves the corrupt suite file to `<suite>.plist.corrupt-<UTC timestamp>` (a
+    /// counter is added if that exists), where a person can inspect it.
+    private func moveAside() throws -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        let base = fileURL.lastPathComponent + ".corrupt-" + formatter.string(from: Date())
+        let directory = fileURL.deletingLastPathComponent()
+        for attempt in 0..<1000 {
+            let name = attempt == 0 ? base : base + "-\(attempt)"
+            let destination = directory.appendingPathComponent(name)
+            do {
+                // Not durable on its own: the save that follows fsyncs the directory.
+                try AtomicFile.move(fileURL, to: destination, durable: false)
+                return destination
+            } catch AppGroupError.unsafePath {
+                continue
+            }
+        }
+        throw SharedDefaultsError.fileSystem(path: path, reason: .unsafePath(path: directory.appendingPathComponent(base).path,
+                                             problem: "a thousand files already stand at that name"))
+    }
+
+    /// Forgets the cache (for tests and for callers that replaced the file by hand).
+    func invalidate() { lock.withLock { cache = nil } }
+}
