@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SharedKeychain", targets: ["SharedKeychain"]),
         .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
+        .executable(name: "appgroup", targets: ["appgroup"]),
     ],
     targets: [
         // The OFD lock commands are hidden behind _GNU_SOURCE in Glibc's headers;
@@ -24,6 +25,8 @@ let package = Package(
         // targets with identities, and running code or executables as a target.
         .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
+        // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
+        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "SharedDefaults"]),
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Renders property-list values the way `defaults read` prints them: the old-style
+/// (NeXTSTEP) text form, with dictionaries in braces, arrays in parentheses and
+/// strings quoted only when they need it.
+enum OldStylePlist {
+    static func render(_ value: Any, indent: Int = 0) -> String {
+        let pad = String(repeating: "    ", count: indent)
+        let inner = String(repeating: "    ", count: indent + 1)
+        switch value {
+        case let dictionary as [String: Any]:
+            if dictionary.isEmpty { return "{\n" + pad + "}" }
+            let lines = dictionary.keys.sorted().map { key in
+                inner + quote(key) + " = " + render(dictionary[key] as Any, indent: indent + 1) + ";"
+            }
+            return "{\n" + lines.joined(separator: "\n") + "\n" + pad + "}"
+        case let array as [Any]:
+            if array.isEmpty { return "(\n" + pad + ")" }
+            let lines = array.map { inner + render($0, indent: indent + 1) }
+            return "(\n" + lines.joined(separator: ",\n") + "\n" + pad + ")"
+        case let string as String:
+            return quote(string)
+        case let bool as Bool where type(of: value) == Bool.self:
+            return bool ? "1" : "0"
+        case let date as Date:
+            return quote(dateFormatter.string(from: date))
+        case let data as Data:
+            return "{length = \(data.count), bytes = 0x" + data.map { String(format: "%02x", $0) }.joined() + "}"
+        case let url as URL:
+            return quote(url.absoluteString)
+        case let number as NSNumber:
+            return number.stringValue
+        default:
+            return quote(String(describing: value))
+        }
+    }
+
+    private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter
+    }()
+
+    /// Quotes unless the string is a bare word of letters, digits, `_`, `.`, `/`, `-`.
+    static func quote(_ string: String) -> String {
+        let bare = !string.isEmpty && string.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_./-".unicodeScalars.contains($0)
+        }
+        if bare { return string }
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\U%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// JSON form of a property-list value, for `--json`: dates as ISO 8601 strings,
+    /// data as base64 strings.
+    static func jsonObject(_ value: Any) -> Any {
+        switch value {
+        case let dictionary as [String: Any]: return dictionary.mapValues(jsonObject)
+        case let array as [Any]: return array.map(jsonObject)
+        case let date as Date: return ISO8601DateFormatter().string(from: date)
+        case let data as Data: return data.base64EncodedString()
+        case let url as URL: return url.absoluteString
+        default: return value
+        }
+    }
+}
