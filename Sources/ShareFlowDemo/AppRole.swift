@@ -8,6 +8,7 @@ enum AppRole {
         usage: ShareFlowDemo app --root DIR --group ID [--entitlements FILE] [--json]
                                  [--watch [--until N] [--timeout S]] [--handler-delay S]
                                  [--stale-staging-age S] [--team-id TEAM] [--bundle-id ID]
+                                 [--publish-token TOKEN [--token-group GROUP]]
 
         Acts as the app: drains the inbox of the App Group ID under the container root DIR,
         printing each item as it is handed over (with --json one object per line: sequence,
@@ -21,13 +22,18 @@ enum AppRole {
                                   it is removed (to test an app killed mid-drain)
           --stale-staging-age S   remove staging directories of dead enqueues older than S
                                   seconds (default 3600)
+          --publish-token TOKEN   on launch, publish TOKEN as the user's session token in the
+                                  shared keychain (access group --token-group, default the
+                                  identity's first keychain-access-groups entry), for the
+                                  extensions to read
 
         Identity and root as for the extension role (default bundle id: the group without
         "group.").
         """
 
     static func run(_ argv: [String]) throws -> Int32 {
-        let arguments = try Arguments(argv, options: RoleIdentity.identityOptions.union(["until", "timeout", "handler-delay", "stale-staging-age"]),
+        let arguments = try Arguments(argv, options: RoleIdentity.identityOptions.union(["until", "timeout", "handler-delay", "stale-staging-age",
+                                                                                     "publish-token", "token-group"]),
                                       flags: ["json", "watch"])
         let json = arguments.flag("json")
         let until = try arguments.int("until", default: 0, range: 0...Int.max)
@@ -39,6 +45,9 @@ enum AppRole {
         }
         let identity = try RoleIdentity(arguments, bundleSuffix: "")
         var inbox = try identity.inbox()
+        if let token = arguments.string("publish-token") {
+            try SessionToken.publish(token, arguments: arguments, identity: identity)
+        }
         if let age = try arguments.seconds("stale-staging-age") { inbox.staleStagingAge = age }
 
         var received = 0

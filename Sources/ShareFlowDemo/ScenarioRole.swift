@@ -13,9 +13,10 @@ enum ScenarioRole {
           1. a share extension whose target never joined group.ai.systenics.notes gets a nil
              container; the resolver's explanation is printed, and the same process run as an
              extension exits non-zero having written nothing;
-          2. the app (this binary, `app --watch`) launches and waits for shares;
-          3. K extension processes (default 4) each share M URLs (default 5) with a payload file,
-             concurrently;
+          2. the app (this binary, `app --watch`) launches, publishes the user's session token in
+             the shared keychain access group (as the seeds recommend), and waits for shares;
+          3. K extension processes (default 4) each read that token from the keychain, then
+             share M URLs (default 5) with a payload file, concurrently;
           4. the app drains as they arrive; a second launch of the app finds nothing left.
         Prints what each process did and a summary: shared, received, lost, duplicated, elapsed.
         With --json the last line is one JSON object with those integer fields.
@@ -72,21 +73,26 @@ enum ScenarioRole {
         // 2. The app launches and waits; 3. the extensions share concurrently.
         let expected = extensionCount * itemsPerExtension
         Output.line("")
-        Output.line("2. The app (ai.systenics.notes) launches and watches its inbox")
+        Output.line("2. The app (ai.systenics.notes) launches, publishes the session token and watches its inbox")
+        let token = UUID().uuidString
         let app = try LaunchedProcess(executable: me, arguments: [
             "app", "--root", root.path, "--group", group, "--entitlements", file("Notes.entitlements"),
             "--bundle-id", "ai.systenics.notes", "--json", "--watch", "--until", String(expected), "--timeout", "120",
+            "--publish-token", token,
         ], environment: childEnvironment())
+        let published = app.waitForErrorLine(timeout: 30) { $0.hasPrefix("published ") }
         _ = app.waitForErrorLine(timeout: 30) { $0.hasPrefix("watching ") }
-        Output.line("   app pid \(app.processIdentifier) is watching")
+        Output.line("   app pid \(app.processIdentifier): \(published ?? "did not publish a session token") and is watching")
         Output.line("")
-        Output.line("3. \(extensionCount) share extensions (ai.systenics.notes.share) share \(itemsPerExtension) URL(s) each, with \(payload.lastPathComponent)")
+        Output.line("3. \(extensionCount) share extensions (ai.systenics.notes.share) read the session token from the keychain, "
+            + "then share \(itemsPerExtension) URL(s) each, with \(payload.lastPathComponent)")
         var extensions: [(process: LaunchedProcess, started: Date)] = []
         for index in 1...extensionCount {
             let process = try LaunchedProcess(executable: me, arguments: [
                 "extension", "--root", root.path, "--group", group, "--entitlements", file("NotesShare.entitlements"),
                 "--bundle-id", "ai.systenics.notes.share", "--url", "https://example.com/articles/ext\(index)",
                 "--title", "Article from extension \(index)", "--file", payload.path, "--count", String(itemsPerExtension),
+                "--require-token",
             ], environment: childEnvironment())
             extensions.append((process, Date()))
         }
@@ -100,7 +106,8 @@ enum ScenarioRole {
                 if parts.count == 3, let n = UInt64(parts[1]) { shared[String(parts[2])] = n; numbers.append(n) }
             }
             let ms = Int(Date().timeIntervalSince(entry.started) * 1000)
-            var text = "   extension \(index + 1) (pid \(entry.process.processIdentifier)): shared \(numbers.count) item(s) " + describe(numbers)
+            let tokenLine = outcome.outputLines.first { $0.hasPrefix("session token: ") } ?? "session token: NOT READ"
+            var text = "   extension \(index + 1) (pid \(entry.process.processIdentifier)): \(tokenLine), shared \(numbers.count) item(s) " + describe(numbers)
                 + ", exit \(outcome.status), \(ms) ms"
             if !outcome.succeeded { text += "; stderr: " + outcome.standardError.replacingOccurrences(of: "\n", with: " ") }
             Output.line(text)
