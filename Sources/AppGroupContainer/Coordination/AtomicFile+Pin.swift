@@ -38,7 +38,10 @@ extension AtomicFile {
         return Pin(fd: fd, identity: Identity(st))
     }
 
-    private static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
+    /// Opens the regular file at `path` read-only, refusing symbolic links, other
+    /// kinds of file (a FIFO does not block: O_NONBLOCK) and files over `limit`.
+    /// Nil when nothing is there.
+    static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
         let fd: Int32
         do {
             fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)

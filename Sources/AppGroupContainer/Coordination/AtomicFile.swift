@@ -88,18 +88,8 @@ public enum AtomicFile {
     /// (taken from the open descriptor, so the two always belong together).
     public static func readWithIdentity(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, identity: Identity)? {
         let path = url.path
-        let fd: Int32
-        do {
-            fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
-            return nil
-        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
-            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
-        }
+        guard let (fd, st) = try openRegular(path, limit: limit) else { return nil }
         defer { Sys.close(fd) }
-        let st = try Sys.fstat(fd, path: path)
-        guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-        if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
         let data = try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit)
         return (data, Identity(st))
     }
