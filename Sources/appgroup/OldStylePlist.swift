@@ -22,6 +22,10 @@ enum OldStylePlist {
             return quote(string)
         case let bool as Bool where type(of: value) == Bool.self:
             return bool ? "1" : "0"
+        case let int as Int:
+            return String(int)
+        case let double as Double:
+            return number(double)
         case let date as Date:
             return quote(dateFormatter.string(from: date))
         case let data as Data:
@@ -35,7 +39,8 @@ enum OldStylePlist {
         }
     }
 
-    private static let dateFormatter: DateFormatter = {
+    // Formatters are not Sendable; the tool is single-threaded.
+    nonisolated(unsafe) static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -43,10 +48,42 @@ enum OldStylePlist {
         return formatter
     }()
 
-    /// Quotes unless the string is a bare word of letters, digits, `_`, `.`, `/`, `-`.
+    /// "a string", "an array"...: what a value is, for messages.
+    static func kind(of value: Any) -> String {
+        switch value {
+        case is String: return "a string"
+        case is Bool where type(of: value) == Bool.self: return "a boolean"
+        case is Int: return "an integer"
+        case is Double: return "a real number"
+        case is Data: return "data"
+        case is Date: return "a date"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "a dictionary"
+        default: return "a \(type(of: value))"
+        }
+    }
+
+    /// A real as `defaults` prints it: `1.5`, and `2` for 2.0.
+    static func number(_ double: Double) -> String {
+        if double == double.rounded(), abs(double) < 1e15 { return String(Int(double)) }
+        return String(double)
+    }
+
+    /// How `defaults read` prints a value on its own (`defaults read DOMAIN KEY`):
+    /// strings and dates bare, everything else as inside a dictionary.
+    static func renderTopLevel(_ value: Any) -> String {
+        switch value {
+        case let string as String: return string
+        case let date as Date: return dateFormatter.string(from: date)
+        default: return render(value)
+        }
+    }
+
+    /// Quotes unless the string is a bare word of ASCII letters, digits and `_`
+    /// (`defaults` quotes `"bundle-identifier"` and `"com.apple.finder"`).
     static func quote(_ string: String) -> String {
         let bare = !string.isEmpty && string.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_./-".unicodeScalars.contains($0)
+            ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_"
         }
         if bare { return string }
         var out = "\""
@@ -69,10 +106,12 @@ enum OldStylePlist {
         switch value {
         case let dictionary as [String: Any]: return dictionary.mapValues(jsonObject)
         case let array as [Any]: return array.map(jsonObject)
-        case let date as Date: return ISO8601DateFormatter().string(from: date)
+        case let date as Date: return isoFormatter.string(from: date)
         case let data as Data: return data.base64EncodedString()
         case let url as URL: return url.absoluteString
         default: return value
         }
     }
+
+    nonisolated(unsafe) private static let isoFormatter = ISO8601DateFormatter()
 }
