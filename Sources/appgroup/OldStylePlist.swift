@@ -39,8 +39,7 @@ enum OldStylePlist {
         }
     }
 
-    // Formatters are not Sendable; the tool is single-threaded.
-    nonisolated(unsafe) static let dateFormatter: DateFormatter = {
+    static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -113,5 +112,6 @@ enum OldStylePlist {
         }
     }
 
+    // ISO8601DateFormatter is not Sendable here; the tool is single-threaded.
     nonisolated(unsafe) private static let isoFormatter = ISO8601DateFormatter()
 }

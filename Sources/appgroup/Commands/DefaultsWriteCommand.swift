@@ -35,7 +35,8 @@ enum DefaultsWriteCommand {
 
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: [], positionalsBeforeTrailing: 2)
-        if arguments.wantsHelp { return Output.line(help) }
+        // A lone --help after the key asks for help too (store the text with -string --help).
+        if arguments.wantsHelp || arguments.trailing == ["--help"] || arguments.trailing == ["-h"] { return Output.line(help) }
         try arguments.expectPositionals(2...2, "GROUP KEY VALUE")
         // Parse the value before touching anything: a bad value writes nothing.
         let write = try DefaultsValue.parse(arguments.trailing)
