@@ -26,7 +26,8 @@ enum Help {
         clobbered, and nothing pending is consumed. It never creates a group.
 
         The container root: --root DIR, else APP_GROUP_CONTAINERS_ROOT, else
-        $XDG_DATA_HOME/AppGroupContainers, else ~/.local/share/AppGroupContainers.
+        $XDG_DATA_HOME/AppGroupContainers, else ~/.local/share/AppGroupContainers
+        (~/Library/Group Containers on macOS).
         A suite defaults to the group's own (the one SharedDefaults(suiteName: GROUP) opens).
 
         Exit status: 0 on success; 1 when something is missing or fails (an unknown group,
