@@ -4,14 +4,15 @@ import Foundation
 /// (NeXTSTEP) text form, with dictionaries in braces, arrays in parentheses and
 /// strings quoted only when they need it.
 enum OldStylePlist {
+    /// `value` as it appears inside a dictionary or an array, nested `indent` levels deep.
     static func render(_ value: Any, indent: Int = 0) -> String {
         let pad = String(repeating: "    ", count: indent)
         let inner = String(repeating: "    ", count: indent + 1)
         switch value {
         case let dictionary as [String: Any]:
             if dictionary.isEmpty { return "{\n" + pad + "}" }
-            let lines = dictionary.keys.sorted().map { key in
-                inner + quote(key) + " = " + render(dictionary[key] as Any, indent: indent + 1) + ";"
+            let lines = dictionary.sorted { $0.key < $1.key }.map { key, element in
+                inner + quote(key) + " = " + render(element, indent: indent + 1) + ";"
             }
             return "{\n" + lines.joined(separator: "\n") + "\n" + pad + "}"
         case let array as [Any]:
@@ -29,7 +30,7 @@ enum OldStylePlist {
         case let date as Date:
             return quote(dateFormatter.string(from: date))
         case let data as Data:
-            return "{length = \(data.count), bytes = 0x" + data.map { String(format: "%02x", $0) }.joined() + "}"
+            return "{length = \(data.count), bytes = 0x" + hex(data) + "}"
         case let url as URL:
             return quote(url.absoluteString)
         case let number as NSNumber:
@@ -46,6 +47,17 @@ enum OldStylePlist {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
         return formatter
     }()
+
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(data.count * 2)
+        for byte in data {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// "a string", "an array"...: what a value is, for messages.
     static func kind(of value: Any) -> String {

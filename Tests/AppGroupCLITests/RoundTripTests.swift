@@ -100,13 +100,14 @@ import Testing
 
     @Test func dictionaryRoundTrips() throws {
         let fixture = try CLIFixture()
-        try fixture.succeed(["defaults", "write", group, "settings", "-dict", "theme", "dark", "font size", "-int", "14"])
-        #expect(try fixture.succeed(["defaults", "read", group, "settings"]) == "{\n    \"font size\" = 14;\n    theme = dark;\n}\n")
+        try fixture.succeed(["defaults", "write", group, "settings", "-dict", "theme", "dark", "font size", "-int", "14", "sync", "-bool", "no"])
+        #expect(try fixture.succeed(["defaults", "read", group, "settings"]) == "{\n    \"font size\" = 14;\n    sync = 0;\n    theme = dark;\n}\n")
         let json = try #require(try fixture.json(["defaults", "read", group, "settings"]) as? [String: Any])
         #expect(json["theme"] as? String == "dark" && json["font size"] as? Int == 14)
         try fixture.succeed(["defaults", "write", group, "settings", "-dict-add", "theme", "light", "lines", "-float", "1.5"])
         let stored = try #require(try fixture.appDefaults().dictionary(forKey: "settings"))
         #expect(stored["theme"] as? String == "light" && stored["font size"] as? Int == 14 && stored["lines"] as? Double == 1.5)
+        #expect(stored["sync"] as? Bool == false)
     }
 
     @Test func wholeSuiteReadsAsDefaultsPrintsIt() throws {
