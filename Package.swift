@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
+        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

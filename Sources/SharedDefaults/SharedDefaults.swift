@@ -92,11 +92,17 @@ public final class SharedDefaults: @unchecked Sendable {
     ///   ``SharedDefaultsError/suiteUnavailable(suite:reason:)`` when the identity is not
     ///   entitled to the group (the reason names the groups it holds and the fix), the
     ///   identifier is invalid or the container cannot be made.
-    public init(requiringSuiteName suiteName: String?, resolver: ContainerResolver? = nil,
-                coordinator: FileCoordinator = FileCoordinator(timeout: 30), durable: Bool = true,
-                format: PropertyListSerialization.PropertyListFormat = .binary) throws {
+    public convenience init(requiringSuiteName suiteName: String?, resolver: ContainerResolver? = nil,
+                            coordinator: FileCoordinator = FileCoordinator(timeout: 30), durable: Bool = true,
+                            format: PropertyListSerialization.PropertyListFormat = .binary) throws {
         let resolver = try resolver ?? Self.environmentResolver(suiteName: suiteName)
         let location = try SuiteLocation.resolve(suiteName: suiteName, resolver: resolver)
+        self.init(location: location, suiteName: suiteName, coordinator: coordinator, durable: durable, format: format)
+    }
+
+    /// Opens the suite at an already resolved location.
+    init(location: SuiteLocation, suiteName: String?, coordinator: FileCoordinator, durable: Bool,
+         format: PropertyListSerialization.PropertyListFormat) {
         self.suiteName = suiteName
         self.groupIdentifier = location.group
         self.fileURL = location.fileURL

@@ -2,45 +2,108 @@ import Foundation
 
 /// Parses the value arguments of `defaults write`, typed as `defaults` types them:
 /// `-string s`, `-int 12`, `-float 1.5`, `-bool YES`, `-data 68656c6c6f`,
-/// `-date "2026-11-30 09:00:00 +0000"`, `-array a b c`, `-dict k1 v1 k2 v2`.
-/// Without a type flag the value is a string.
+/// `-date "2026-11-30 09:00:00 +0000"`, `-array a b c`, `-dict k1 v1 k2 v2`,
+/// `-array-add a b`, `-dict-add k v`. Without a type flag the value is a string.
+///
+/// Elements of `-array` and values of `-dict` are strings, as with `defaults`; a
+/// scalar type flag before one types it (`-array -int 1 -int 2`), which `defaults`
+/// cannot do. Nested arrays and dictionaries are not supported.
 enum DefaultsValue {
-    static let typeFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-data", "-date", "-array", "-dict"]
+    /// What `defaults write` is asked to do with the key.
+    enum Write {
+        /// Replace the value.
+        case set(Any)
+        /// Append to the array the key holds (create it when missing).
+        case arrayAdd([Any])
+        /// Merge into the dictionary the key holds (create it when missing).
+        case dictionaryAdd([String: Any])
+    }
 
-    static func parse(_ arguments: [String]) throws -> Any {
+    /// Flags that type one value.
+    static let scalarFlags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-data", "-date"]
+    /// Flags that take a list of values.
+    static let collectionFlags = ["-array", "-array-add", "-dict", "-dict-add"]
+    static var typeFlags: [String] { scalarFlags + collectionFlags }
+
+    /// Parses everything after the key.
+    /// - Throws: ``CLIError/usage(_:)`` for missing or ambiguous values,
+    ///   ``CLIError/badValue(_:)`` for a value that does not parse as its type.
+    static func parse(_ arguments: [String]) throws -> Write {
         guard let first = arguments.first else { throw CLIError.usage("defaults write needs a value after the key") }
-        guard typeFlags.contains(first) else {
-            guard arguments.count == 1 else {
-                throw CLIError.usage("several values given without a type: use -array or -dict (got \(arguments.joined(separator: " ")))")
-            }
-            return first
-        }
         let values = Array(arguments.dropFirst())
         switch first {
-        case "-array": return values
-        case "-dict":
-            guard values.count % 2 == 0 else {
-                throw CLIError.badValue("-dict takes key value pairs; \(values.count) arguments is an odd number")
-            }
-            var dictionary: [String: Any] = [:]
-            for i in stride(from: 0, to: values.count, by: 2) { dictionary[values[i]] = values[i + 1] }
-            return dictionary
-        default:
+        case "-array": return .set(try elements(values, of: first))
+        case "-array-add": return .arrayAdd(try elements(values, of: first))
+        case "-dict": return .set(try pairs(values, of: first))
+        case "-dict-add": return .dictionaryAdd(try pairs(values, of: first))
+        case _ where scalarFlags.contains(first):
             guard values.count == 1, let raw = values.first else {
-                throw CLIError.badValue("\(first) takes exactly one value (got \(values.count))")
+                throw CLIError.badValue("\(first) takes exactly one value (got \(values.count)); use -array for several")
             }
-            return try scalar(first, raw)
+            return .set(try scalar(first, raw))
+        default:
+            guard arguments.count == 1 else {
+                if first.hasPrefix("-") {
+                    throw CLIError.usage("unknown type \(first): use one of \(typeFlags.joined(separator: " "))")
+                }
+                throw CLIError.usage("several values given without a type: use -array or -dict (got \(arguments.joined(separator: " ")))")
+            }
+            return .set(first)
         }
     }
 
+    /// The elements of `-array`: strings, or typed by a scalar flag before them.
+    static func elements(_ values: [String], of flag: String) throws -> [Any] {
+        var result: [Any] = []
+        var index = 0
+        while index < values.count {
+            let (value, next) = try element(values, at: index, of: flag)
+            result.append(value)
+            index = next
+        }
+        return result
+    }
+
+    /// The key-value pairs of `-dict`: keys are strings, values as array elements.
+    static func pairs(_ values: [String], of flag: String) throws -> [String: Any] {
+        var result: [String: Any] = [:]
+        var index = 0
+        while index < values.count {
+            let key = values[index]
+            guard index + 1 < values.count else {
+                throw CLIError.badValue("\(flag) takes key value pairs; the key \"\(key)\" has no value")
+            }
+            let (value, next) = try element(values, at: index + 1, of: flag)
+            result[key] = value
+            index = next
+        }
+        return result
+    }
+
+    /// One element at `index`, typed when a scalar flag stands there; returns the index after it.
+    private static func element(_ values: [String], at index: Int, of flag: String) throws -> (Any, Int) {
+        let word = values[index]
+        if collectionFlags.contains(word) {
+            throw CLIError.badValue("\(word) cannot be nested inside \(flag): arrays and dictionaries hold scalar values here")
+        }
+        guard scalarFlags.contains(word) else { return (word, index + 1) }
+        guard index + 1 < values.count else { throw CLIError.badValue("\(word) inside \(flag) needs a value after it") }
+        return (try scalar(word, values[index + 1]), index + 2)
+    }
+
+    /// One value typed by a scalar flag.
     static func scalar(_ flag: String, _ raw: String) throws -> Any {
         switch flag {
         case "-string": return raw
         case "-int", "-integer":
-            guard let value = Int(raw) else { throw CLIError.badValue("\"\(raw)\" is not an integer (for \(flag))") }
+            guard let value = Int(raw) else {
+                throw CLIError.badValue("\"\(raw)\" is not an integer (for \(flag)): give digits with an optional sign, e.g. 42 or -7, within \(Int.min)...\(Int.max)")
+            }
             return value
         case "-float":
-            guard let value = Double(raw), value.isFinite else { throw CLIError.badValue("\"\(raw)\" is not a number (for -float)") }
+            guard let value = Double(raw), value.isFinite else {
+                throw CLIError.badValue("\"\(raw)\" is not a finite number (for -float), e.g. 1.5 or -2e3")
+            }
             return value
         case "-bool", "-boolean":
             switch raw.lowercased() {
@@ -59,61 +122,48 @@ enum DefaultsValue {
             }
             return date
         default:
-            throw CLIError.usage("unknown type \(flag)")
+            throw CLIError.usage("unknown type \(flag): use one of \(typeFlags.joined(separator: " "))")
         }
     }
 
+    /// Hex digits (optionally `0x`-prefixed, spaces and `<>` ignored, as `defaults`
+    /// prints data) to bytes; nil for anything else.
     static func hexData(_ raw: String) -> Data? {
-        let digits = raw.hasPrefix("0x") ? String(raw.dropFirst(2)) : raw
-        let cleaned = digits.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" }
+        let digits = raw.hasPrefix("0x") || raw.hasPrefix("0X") ? String(raw.dropFirst(2)) : raw
+        // Work on ASCII bytes: a Character may be a multi-scalar cluster.
+        let cleaned = Array(digits.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x3C && $0 != 0x3E })
         guard cleaned.count % 2 == 0 else { return nil }
         var data = Data(capacity: cleaned.count / 2)
-        var index = cleaned.startIndex
-        while index < cleaned.endIndex {
-            let next = cleaned.index(index, offsetBy: 2)
-            guard let byte = UInt8(cleaned[index..<next], radix: 16) else { return nil }
-            data.append(byte)
-            index = next
+        var index = 0
+        while index < cleaned.count {
+            guard let high = hexDigit(cleaned[index]), let low = hexDigit(cleaned[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
         }
         return data
     }
 
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    /// ISO 8601, or the `yyyy-MM-dd HH:mm:ss Z` form `defaults read` prints (UTC
+    /// when the zone or the time is left out).
     static func parseDate(_ raw: String) -> Date? {
         if let date = ISO8601DateFormatter().date(from: raw) { return date }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.isLenient = false
         for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"] {
             formatter.dateFormat = format
-            formatter.timeZone = TimeZone(identifier: "UTC")
             if let date = formatter.date(from: raw) { return date }
         }
         return nil
-    }
-}
-
-/// The tool's errors: each becomes one line on stderr and a non-zero exit status.
-enum CLIError: Error, CustomStringConvertible {
-    /// Wrong arguments: exit 64 (EX_USAGE).
-    case usage(String)
-    /// A value that does not parse as its type: exit 65 (EX_DATAERR).
-    case badValue(String)
-    /// Something asked for is not there (a group, a key): exit 1.
-    case notFound(String)
-    /// The library refused or failed: exit 1.
-    case failed(String)
-
-    var description: String {
-        switch self {
-        case let .usage(message): return message + " (see --help)"
-        case let .badValue(message), let .notFound(message), let .failed(message): return message
-        }
-    }
-
-    var exitCode: Int32 {
-        switch self {
-        case .usage: return 64
-        case .badValue: return 65
-        case .notFound, .failed: return 1
-        }
     }
 }

@@ -4,14 +4,15 @@ import Foundation
 /// (NeXTSTEP) text form, with dictionaries in braces, arrays in parentheses and
 /// strings quoted only when they need it.
 enum OldStylePlist {
+    /// `value` as it appears inside a dictionary or an array, nested `indent` levels deep.
     static func render(_ value: Any, indent: Int = 0) -> String {
         let pad = String(repeating: "    ", count: indent)
         let inner = String(repeating: "    ", count: indent + 1)
         switch value {
         case let dictionary as [String: Any]:
             if dictionary.isEmpty { return "{\n" + pad + "}" }
-            let lines = dictionary.keys.sorted().map { key in
-                inner + quote(key) + " = " + render(dictionary[key] as Any, indent: indent + 1) + ";"
+            let lines = dictionary.sorted { $0.key < $1.key }.map { key, element in
+                inner + quote(key) + " = " + render(element, indent: indent + 1) + ";"
             }
             return "{\n" + lines.joined(separator: "\n") + "\n" + pad + "}"
         case let array as [Any]:
@@ -22,10 +23,14 @@ enum OldStylePlist {
             return quote(string)
         case let bool as Bool where type(of: value) == Bool.self:
             return bool ? "1" : "0"
+        case let int as Int:
+            return String(int)
+        case let double as Double:
+            return number(double)
         case let date as Date:
             return quote(dateFormatter.string(from: date))
         case let data as Data:
-            return "{length = \(data.count), bytes = 0x" + data.map { String(format: "%02x", $0) }.joined() + "}"
+            return "{length = \(data.count), bytes = 0x" + hex(data) + "}"
         case let url as URL:
             return quote(url.absoluteString)
         case let number as NSNumber:
@@ -35,7 +40,7 @@ enum OldStylePlist {
         }
     }
 
-    private static let dateFormatter: DateFormatter = {
+    static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -43,10 +48,53 @@ enum OldStylePlist {
         return formatter
     }()
 
-    /// Quotes unless the string is a bare word of letters, digits, `_`, `.`, `/`, `-`.
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(data.count * 2)
+        for byte in data {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// "a string", "an array"...: what a value is, for messages.
+    static func kind(of value: Any) -> String {
+        switch value {
+        case is String: return "a string"
+        case is Bool where type(of: value) == Bool.self: return "a boolean"
+        case is Int: return "an integer"
+        case is Double: return "a real number"
+        case is Data: return "data"
+        case is Date: return "a date"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "a dictionary"
+        default: return "a \(type(of: value))"
+        }
+    }
+
+    /// A real as `defaults` prints it: `1.5`, and `2` for 2.0.
+    static func number(_ double: Double) -> String {
+        if double == double.rounded(), abs(double) < 1e15 { return String(Int(double)) }
+        return String(double)
+    }
+
+    /// How `defaults read` prints a value on its own (`defaults read DOMAIN KEY`):
+    /// strings and dates bare, everything else as inside a dictionary.
+    static func renderTopLevel(_ value: Any) -> String {
+        switch value {
+        case let string as String: return string
+        case let date as Date: return dateFormatter.string(from: date)
+        default: return render(value)
+        }
+    }
+
+    /// Quotes unless the string is a bare word of ASCII letters, digits and `_`
+    /// (`defaults` quotes `"bundle-identifier"` and `"com.apple.finder"`).
     static func quote(_ string: String) -> String {
         let bare = !string.isEmpty && string.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_./-".unicodeScalars.contains($0)
+            ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_"
         }
         if bare { return string }
         var out = "\""
@@ -69,10 +117,13 @@ enum OldStylePlist {
         switch value {
         case let dictionary as [String: Any]: return dictionary.mapValues(jsonObject)
         case let array as [Any]: return array.map(jsonObject)
-        case let date as Date: return ISO8601DateFormatter().string(from: date)
+        case let date as Date: return isoFormatter.string(from: date)
         case let data as Data: return data.base64EncodedString()
         case let url as URL: return url.absoluteString
         default: return value
         }
     }
+
+    // ISO8601DateFormatter is not Sendable here; the tool is single-threaded.
+    nonisolated(unsafe) private static let isoFormatter = ISO8601DateFormatter()
 }

@@ -1,0 +1,42 @@
+import Foundation
+
+extension ShareInbox {
+    /// The items waiting in the inbox, in enqueue order, read without claiming,
+    /// moving or removing any: what the next drain would deliver. For inspection
+    /// (the `appgroup pending` command, a test's assertions).
+    ///
+    /// It takes no lock and writes nothing, so it never delays an enqueue or a drain.
+    /// What it returns is a snapshot: an item a drain claims while this reads is left
+    /// out, and items a drain holds (its own, running or died and not yet put back)
+    /// are not listed. The attachment URLs point into the inbox and stay valid only
+    /// until the item is drained. An item whose record cannot be read is left out
+    /// with a warning through `Diagnostics.warn`; it stays in place, and the next
+    /// drain moves it to `Quarantine/`.
+    /// - Throws: file-system errors reading `Items/`.
+    public func pendingItems() throws -> [ReceivedItem] {
+        var numbers: [UInt64] = []
+        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+            if let n = InboxNames.sequenceNumber(name) { numbers.append(n) }
+        }
+        numbers.sort()
+        var items: [ReceivedItem] = []
+        for number in numbers {
+            let item = itemsDirectory.appendingPathComponent(InboxNames.itemName(number))
+            do {
+                // A file is an item without attachments; a directory holds the record and the files.
+                guard let st = try Sys.lstat(item.path) else { continue } // claimed meanwhile
+                let isFile = Sys.isRegular(st)
+                let recordURL = isFile ? item : item.appendingPathComponent(Self.recordFileName, isDirectory: false)
+                guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else { continue }
+                let record = try ItemRecord.decode(data, path: recordURL.path)
+                items.append(record.received(sequenceNumber: number, directory: item))
+            } catch let error as AppGroupError {
+                // Claimed between the lstat and the read: gone, not unreadable.
+                if try Sys.lstat(item.path) == nil { continue }
+                Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
+                                 + "(the next drain moves it to Quarantine/): \(error)")
+            }
+        }
+        return items
+    }
+}

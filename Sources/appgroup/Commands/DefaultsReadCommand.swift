@@ -1,0 +1,40 @@
+/// `appgroup defaults read [--root DIR] GROUP [--suite NAME] [KEY] [--json]`.
+enum DefaultsReadCommand {
+    static let help = """
+        usage: appgroup defaults read [--root DIR] GROUP [--suite NAME] [KEY] [--json]
+
+        Prints a defaults suite of the App Group GROUP, or one key of it, as
+        `defaults read` does (old-style property-list text: dictionaries in braces,
+        arrays in parentheses, booleans as 1 and 0, data as {length = N, bytes = 0x...};
+        a string or date on its own bare). With --json: JSON, dates as ISO 8601 strings
+        and data as base64 strings.
+
+        It reads through SharedDefaults, as an app does (no lock, never a torn file),
+        acting as an identity entitled to GROUP.
+
+        Options:
+          --suite NAME  the suite (default: the group's own, named after the group)
+          --json        print JSON
+          --root DIR    the container root (default: APP_GROUP_CONTAINERS_ROOT, else the per-user default)
+
+        Fails (exit 1) for an unknown group, a suite that does not exist, a missing key
+        or a corrupt suite file.
+        """
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: ["json"])
+        if arguments.wantsHelp { return Output.line(help) }
+        try arguments.expectPositionals(1...2, "GROUP [KEY]")
+        let suite = try DefaultsSuite(groupArgument: arguments.positionals[0], arguments: arguments)
+        let values = try suite.values()
+        let json = arguments.flag("json")
+        guard arguments.positionals.count == 2 else {
+            return json ? try Output.json(OldStylePlist.jsonObject(values)) : Output.line(OldStylePlist.render(values))
+        }
+        let key = arguments.positionals[1]
+        guard let value = values[key] else {
+            throw CLIError.notFound("the domain/default pair of (\(suite.name), \(key)) does not exist: no key \(Arguments.quote(key)) in \(suite.label)")
+        }
+        if json { try Output.json(OldStylePlist.jsonObject(value)) } else { Output.line(OldStylePlist.renderTopLevel(value)) }
+    }
+}
