@@ -1,6 +1,7 @@
 import Foundation
 
 /// Runs `body` with a fresh, empty directory that is removed afterwards.
+@discardableResult
 func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     let directory = try makeTemporaryDirectory()
     defer { removeTree(directory) }
@@ -8,6 +9,7 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// The async form of ``withTemporaryDirectory(_:)``.
+@discardableResult
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
     let directory = try makeTemporaryDirectory()
     defer { removeTree(directory) }
