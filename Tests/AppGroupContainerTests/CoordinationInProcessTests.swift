@@ -306,3 +306,71 @@ extension MultiProcess {
         }
     }
 }
+
+@Suite("Re-entrancy belongs to the current task")
+struct ReentrancyOwner {
+    /// Blocks a thread (never the cooperative pool) until `semaphore` is signalled.
+    static func waitOffPool(_ semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                semaphore.wait()
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    @Test("a task started inside an accessor does not inherit the lock once the accessor has returned")
+    func escapedTaskDoesNotInherit() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            let outerDone = DispatchSemaphore(value: 0)
+            let otherHolds = DispatchSemaphore(value: 0)
+            let otherMayRelease = DispatchSemaphore(value: 0)
+            var escaped: Task<String, Never>?
+            try FileCoordinator().coordinate(writingItemAt: file) { _ in
+                escaped = Task {
+                    await Self.waitOffPool(outerDone)
+                    await Self.waitOffPool(otherHolds)
+                    // Another thread holds the lock now: this must wait (and time out), not walk in.
+                    do {
+                        try FileCoordinator(timeout: 0.3).coordinate(writingItemAt: file) { _ in }
+                        return "entered while another thread holds the lock"
+                    } catch AppGroupError.coordinationTimedOut {
+                        return "waited"
+                    } catch { return "\(error)" }
+                }
+            }
+            outerDone.signal()
+            Thread {
+                try? FileCoordinator().coordinate(writingItemAt: file) { _ in
+                    otherHolds.signal()
+                    otherMayRelease.wait()
+                }
+            }.start()
+            let result = await escaped?.value
+            otherMayRelease.signal()
+            #expect(result == "waited")
+        }
+    }
+
+    @Test("a task started inside an accessor waits for the accessor to finish before it enters")
+    func taskStartedInsideWaitsForOuter() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("counter")
+            let log = Locked<[String]>([])
+            var inner: Task<Void, Error>?
+            try FileCoordinator().coordinate(writingItemAt: file) { url in
+                log.withLock { $0.append("outer in") }
+                inner = Task {
+                    try await FileCoordinator(timeout: 10).coordinate(writingItemAt: file) { (_: URL) async in
+                        log.withLock { $0.append("inner in") }
+                    }
+                }
+                usleep(200_000) // the task has every chance to run now, and must not get in
+                log.withLock { $0.append("outer out") }
+            }
+            try await inner?.value
+            #expect(log.withLock { $0 } == ["outer in", "outer out", "inner in"])
+        }
+    }
+}
