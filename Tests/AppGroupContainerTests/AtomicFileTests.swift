@@ -41,6 +41,29 @@ struct AtomicFileTests {
         }
     }
 
+    @Test("temporaries left by a killed writer are recognised and removed once stale, never the data or a young one")
+    func staleTemporaries() throws {
+        try withTemporaryDirectory { dir in
+            try AtomicFile.write(Data("kept".utf8), to: dir.appendingPathComponent("data"), durable: false)
+            let stale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-456")
+            let young = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-789")
+            let otherStale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "other") + "1-2")
+            for url in [stale, young, otherStale] { try Data("partial".utf8).write(to: url) }
+            let hourAgo = Date().addingTimeInterval(-3600)
+            for url in [stale, otherStale] {
+                try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: url.path)
+            }
+            #expect(AtomicFile.isTemporaryName(stale.lastPathComponent))
+            #expect(!AtomicFile.isTemporaryName("data"))
+            #expect(!AtomicFile.isTemporaryName(".data.lock"))
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, for: "data", olderThan: 60) == 1)
+            #expect(names(in: dir) == [otherStale.lastPathComponent, young.lastPathComponent, "data"].sorted())
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, olderThan: 60) == 1)
+            #expect(names(in: dir) == [young.lastPathComponent, "data"].sorted())
+            #expect(try AtomicFile.read(dir.appendingPathComponent("data")) == Data("kept".utf8))
+        }
+    }
+
     @Test("a symbolic link planted where a data file belongs is refused by save, read and identity; its target is untouched",
           arguments: ["existing target", "dangling target"])
     func symlinkedDataFileRefused(kind: String) throws {
