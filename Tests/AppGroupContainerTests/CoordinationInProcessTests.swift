@@ -353,23 +353,35 @@ struct ReentrancyOwner {
         }
     }
 
-    @Test("a task started inside an accessor waits for the accessor to finish before it enters")
-    func taskStartedInsideWaitsForOuter() async throws {
+    @Test("a task started inside an accessor waits for the accessor to finish before it enters",
+          arguments: ["in a task", "on a plain thread"])
+    func taskStartedInsideWaitsForOuter(context: String) async throws {
         try await withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("counter")
             let log = Locked<[String]>([])
-            var inner: Task<Void, Error>?
-            try FileCoordinator().coordinate(writingItemAt: file) { url in
-                log.withLock { $0.append("outer in") }
-                inner = Task {
-                    try await FileCoordinator(timeout: 10).coordinate(writingItemAt: file) { (_: URL) async in
-                        log.withLock { $0.append("inner in") }
+            let inner = Locked<Task<Void, Error>?>(nil)
+            let outer: @Sendable () throws -> Void = {
+                try FileCoordinator().coordinate(writingItemAt: file) { url in
+                    log.withLock { $0.append("outer in") }
+                    inner.withLock {
+                        $0 = Task {
+                            try await FileCoordinator(timeout: 10).coordinate(writingItemAt: file) { (_: URL) async in
+                                log.withLock { $0.append("inner in") }
+                            }
+                        }
                     }
+                    usleep(200_000) // the task has every chance to run now, and must not get in
+                    log.withLock { $0.append("outer out") }
                 }
-                usleep(200_000) // the task has every chance to run now, and must not get in
-                log.withLock { $0.append("outer out") }
             }
-            try await inner?.value
+            if context == "in a task" {
+                try outer()
+            } else {
+                // Outside any task, task-local values live in the thread's own storage,
+                // and a Task started there inherits them all the same.
+                #expect(onThreads(1) { _ in #expect(throws: Never.self) { try outer() } })
+            }
+            try await inner.withLock { $0 }?.value
             #expect(log.withLock { $0 } == ["outer in", "outer out", "inner in"])
         }
     }
