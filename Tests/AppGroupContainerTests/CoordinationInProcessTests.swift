@@ -30,7 +30,7 @@ func onThreads(_ count: Int, timeout seconds: Double = 60, _ body: @escaping @Se
 
 @Suite("Coordination in one process")
 struct CoordinationInProcess {
-    /// One read-increment-write cycle on a counter file; returns the errors seen.
+    /// One coordinated read-increment-write cycle on a counter file.
     static func increment(_ url: URL, _ coordinator: FileCoordinator, _ occupancy: Occupancy) throws {
         try coordinator.coordinate(writingItemAt: url) { url in
             occupancy.enter()
