@@ -6,16 +6,32 @@ import Foundation
 //
 //   increment --file F --count N          N coordinated read-increment-write cycles
 //   hold --file F [--mode read|write]     take a lock, print "locked", sleep until killed
-//   wait-lock --file F [--timeout S]      take the write lock; print "acquired" or the error (exit 3)
+//   wait-lock --file F [--timeout S]      print "waiting", take the write lock; print
+//                                         "acquired" or "timeout: <error>" (exit 3)
 //   replace --file F --count N --size B   atomically replace F with N uniform files of B bytes
-//   read --file F --count N --size B      read F N times, checking it is never torn, short or empty
+//   read --file F --count N --size B      read F N times, checking it is never torn, short
+//                                         or empty; reports how many contents it saw
 //   pair --first A --second B --rounds N  lock A and B together N times, incrementing both
+//   resolve --group G[,G...]              FileManager.containerURL for each group, with the
+//                                         identity and root from the environment; prints
+//                                         each path, or "nil <group>" and exits 2
+//   save --file F --text T                coordinated atomic save of T into F
+//
+// Options for every command:
+//   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
+//   --go FILE       print "ready", then wait until FILE exists (a start barrier, so
+//                   that several probes begin at the same moment)
 
 func option(_ name: String, _ fallback: String? = nil) -> String {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
+    if let value = optionalOption(name) { return value }
     if let fallback { return fallback }
     fail("missing --\(name)")
+}
+
+func optionalOption(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
+    return nil
 }
 
 func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
@@ -44,6 +60,24 @@ func increment(_ url: URL, coordinator: FileCoordinator) throws {
     }
 }
 
+/// True when every byte of `data` equals its first (memcmp of the buffer against
+/// itself shifted by one byte: fast even in a debug build).
+func isUniform(_ data: Data) -> Bool {
+    data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress, raw.count > 1 else { return true }
+        return memcmp(base, base + 1, raw.count - 1) == 0
+    }
+}
+
+if let mask = optionalOption("umask") {
+    guard let value = mode_t(mask, radix: 8) else { fail("--umask must be octal, such as 000") }
+    umask(value)
+}
+if let go = optionalOption("go") {
+    say("ready")
+    while !FileManager.default.fileExists(atPath: go) { usleep(200) }
+}
+
 let command = CommandLine.arguments.dropFirst().first ?? ""
 do {
     switch command {
@@ -66,6 +100,7 @@ do {
     case "wait-lock":
         let url = URL(fileURLWithPath: option("file"))
         let timeout = Double(option("timeout", "-1")) ?? -1
+        say("waiting")
         let start = Date()
         do {
             try FileCoordinator(timeout: timeout < 0 ? nil : timeout).coordinate(writingItemAt: url) { _ in }
@@ -85,14 +120,14 @@ do {
         let url = URL(fileURLWithPath: option("file"))
         let size = intOption("size")
         let count = intOption("count")
+        var seen = Set<UInt8>()
         for i in 0..<count {
             guard let data = try AtomicFile.read(url) else { fail("read \(i): the file is missing") }
             guard data.count == size else { fail("read \(i): \(data.count) bytes, expected \(size)") }
-            guard let first = data.first, first != 0, !data.contains(where: { $0 != first }) else {
-                fail("read \(i): torn content")
-            }
+            guard let first = data.first, first != 0, isUniform(data) else { fail("read \(i): torn content") }
+            seen.insert(first)
         }
-        say("read \(count) times, never torn")
+        say("read \(count) times, never torn, \(seen.count) distinct contents")
     case "pair":
         let a = URL(fileURLWithPath: option("first"))
         let b = URL(fileURLWithPath: option("second"))
@@ -104,6 +139,20 @@ do {
             }
         }
         say("done")
+    case "resolve":
+        for group in option("group").split(separator: ",").map(String.init) {
+            guard let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
+                say("nil \(group)")
+                exit(2)
+            }
+            say(url.path)
+        }
+    case "save":
+        let url = URL(fileURLWithPath: option("file"))
+        try FileCoordinator().coordinate(writingItemAt: url, options: .forReplacing) { url in
+            try AtomicFile.write(Data(option("text").utf8), to: url)
+        }
+        say("saved")
     default:
         fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
     }

@@ -1,0 +1,219 @@
+@testable import AppGroupContainer
+import Foundation
+import Testing
+
+@Suite("Atomic files")
+struct AtomicFileTests {
+    @Test("a save replaces the content with a new 0600 inode; reads and identities follow it")
+    func saveAndRead() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("data")
+            #expect(try AtomicFile.read(file) == nil)
+            #expect(try AtomicFile.identity(of: file) == nil)
+            try AtomicFile.write(Data("one".utf8), to: file)
+            let first = try #require(try AtomicFile.readWithIdentity(file))
+            #expect(first.data == Data("one".utf8))
+            #expect(try AtomicFile.identity(of: file) == first.identity)
+            #expect(permissions(file.path) == 0o600)
+            try AtomicFile.write(Data(), to: file, durable: false)
+            #expect(try AtomicFile.read(file) == Data())
+            let second = try #require(try AtomicFile.identity(of: file))
+            #expect(second.inode != first.identity.inode, "an atomic save makes a new inode")
+            #expect(second.size == 0)
+            #expect(names(in: dir) == ["data"])
+            #expect(try AtomicFile.remove(file))
+            #expect(try !AtomicFile.remove(file))
+            #expect(names(in: dir) == [])
+        }
+    }
+
+    @Test("a file over the read limit is fileTooLarge, and a directory is notARegularFile")
+    func readRefusals() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("big")
+            try AtomicFile.write(Data(count: 100), to: file, durable: false)
+            #expect(throws: AppGroupError.fileTooLarge(path: file.path, size: 100, limit: 99)) { try AtomicFile.read(file, limit: 99) }
+            #expect(try AtomicFile.read(file, limit: 100)?.count == 100)
+            let sub = dir.appendingPathComponent("sub")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: false)
+            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.read(sub) }
+            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.write(Data(), to: sub) }
+        }
+    }
+
+    @Test("temporaries left by a killed writer are recognised and removed once stale, never the data or a young one")
+    func staleTemporaries() throws {
+        try withTemporaryDirectory { dir in
+            try AtomicFile.write(Data("kept".utf8), to: dir.appendingPathComponent("data"), durable: false)
+            let stale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-456")
+            let young = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-789")
+            let otherStale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "other") + "1-2")
+            for url in [stale, young, otherStale] { try Data("partial".utf8).write(to: url) }
+            let hourAgo = Date().addingTimeInterval(-3600)
+            for url in [stale, otherStale] {
+                try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: url.path)
+            }
+            #expect(AtomicFile.isTemporaryName(stale.lastPathComponent))
+            #expect(!AtomicFile.isTemporaryName("data"))
+            #expect(!AtomicFile.isTemporaryName(".data.lock"))
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, for: "data", olderThan: 60) == 1)
+            #expect(names(in: dir) == [otherStale.lastPathComponent, young.lastPathComponent, "data"].sorted())
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, olderThan: 60) == 1)
+            #expect(names(in: dir) == [young.lastPathComponent, "data"].sorted())
+            #expect(try AtomicFile.read(dir.appendingPathComponent("data")) == Data("kept".utf8))
+        }
+    }
+
+    @Test("a symbolic link planted where a data file belongs is refused by save, read and identity; its target is untouched",
+          arguments: ["existing target", "dangling target"])
+    func symlinkedDataFileRefused(kind: String) throws {
+        try withTemporaryDirectory { dir in
+            let outside = dir.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: false)
+            let victim = outside.appendingPathComponent("victim")
+            if kind == "existing target" { try Data("secret".utf8).write(to: victim) }
+            let inside = dir.appendingPathComponent("container")
+            try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: false)
+            let file = inside.appendingPathComponent("data")
+            try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: victim.path)
+
+            let saveError = #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("evil".utf8), to: file) }
+            guard case let .unsafePath(path, _)? = saveError else { Issue.record("got \(String(describing: saveError))"); return }
+            #expect(path == file.path)
+            #expect(throws: AppGroupError.self) { try AtomicFile.read(file) }
+            #expect(throws: AppGroupError.self) { try AtomicFile.identity(of: file) }
+            if case .unsafePath? = (#expect(throws: AppGroupError.self) { try AtomicFile.read(file) }) {} else {
+                Issue.record("reading through a link is not unsafePath")
+            }
+            #expect(names(in: outside) == (kind == "existing target" ? ["victim"] : []))
+            if kind == "existing target" { #expect(try Data(contentsOf: victim) == Data("secret".utf8)) }
+            #expect(names(in: inside) == ["data"], "the link stays, and no temporary file is left")
+        }
+    }
+}
+
+extension MultiProcess {
+    /// Fault injection is process-wide, so these run serialized; each plan only
+    /// fails calls on its own temporary directory.
+    @Suite("Failed saves")
+    struct FailedSaves {
+        static let cases: [(FaultInjection.Call, Int32)] = [
+            (.open, ENOSPC), (.write, ENOSPC), (.write, EIO), (.fsync, ENOSPC), (.fsync, EIO), (.rename, ENOSPC), (.rename, EIO),
+        ]
+
+        @Test("a save failing in open, write, fsync or rename leaves the old content and no temporary file",
+              arguments: cases.indices)
+        func failedSaveKeepsOldContent(index: Int) throws {
+            let (call, code) = Self.cases[index]
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("data")
+                try AtomicFile.write(Data("old".utf8), to: file)
+                let before = try AtomicFile.identity(of: file)
+                let prefix = dir.path + "/"
+                let error = FaultInjection.with({ c, path in c == call && path.hasPrefix(prefix) ? code : nil }) {
+                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new content".utf8), to: file) }
+                }
+                guard case let .systemCall(operation, _, errno)? = error else {
+                    Issue.record("\(call) \(code): got \(String(describing: error))")
+                    return
+                }
+                #expect(operation == call.rawValue)
+                #expect(errno == code)
+                #expect(error?.description.contains("previous content is intact") == true, "\(error?.description ?? "")")
+                #expect(try AtomicFile.read(file) == Data("old".utf8))
+                #expect(try AtomicFile.identity(of: file) == before)
+                #expect(names(in: dir) == ["data"], "a temporary file was left behind")
+
+                // A first save that fails leaves nothing at all.
+                let fresh = dir.appendingPathComponent("fresh")
+                _ = FaultInjection.with({ c, path in c == call && path.hasPrefix(prefix) ? code : nil }) {
+                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("x".utf8), to: fresh) }
+                }
+                #expect(names(in: dir) == ["data"])
+                // And the next save, without faults, works.
+                try AtomicFile.write(Data("new".utf8), to: file)
+                #expect(try AtomicFile.read(file) == Data("new".utf8))
+            }
+        }
+
+        @Test("a coordinated save that fails keeps the old content and releases the lock")
+        func failedCoordinatedSave() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("data")
+                try AtomicFile.write(Data("old".utf8), to: file)
+                let prefix = dir.path + "/"
+                _ = FaultInjection.with({ c, path in c == .rename && path.hasPrefix(prefix) ? ENOSPC : nil }) {
+                    #expect(throws: AppGroupError.self) {
+                        try FileCoordinator().coordinate(writingItemAt: file) { url in try AtomicFile.write(Data("new".utf8), to: url) }
+                    }
+                }
+                #expect(try AtomicFile.read(file) == Data("old".utf8))
+                #expect(names(in: dir) == [".data.lock", "data"])
+                #expect(onThreads(1) { _ in
+                    #expect(throws: Never.self) { try FileCoordinator(timeout: 2).coordinate(writingItemAt: file) { _ in } }
+                })
+            }
+        }
+
+        @Test("a failing lock call is a typed error, not a hang")
+        func failingLock() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("data")
+                let prefix = dir.path + "/"
+                let error = FaultInjection.with({ c, path in c == .lock && path.hasPrefix(prefix) ? ENOLCK : nil }) {
+                    #expect(throws: AppGroupError.self) { try FileCoordinator().coordinate(writingItemAt: file) { _ in } }
+                }
+                guard case let .systemCall(_, path, errno)? = error else { Issue.record("got \(String(describing: error))"); return }
+                #expect(errno == ENOLCK)
+                #expect(path == dir.appendingPathComponent(".data.lock").path)
+            }
+        }
+    }
+
+    @Suite("Planted lock-file links")
+    struct PlantedLockLinks {
+        @Test("a symbolic link planted where a lock file belongs is refused with a typed error; its target is untouched",
+              arguments: ["existing target", "dangling target"])
+        func symlinkedLockFileRefused(kind: String) throws {
+            try withTemporaryDirectory { dir in
+                let outside = dir.appendingPathComponent("outside")
+                try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: false)
+                let victim = outside.appendingPathComponent("victim")
+                if kind == "existing target" {
+                    try Data("secret".utf8).write(to: victim)
+                    #expect(chmod(victim.path, 0o644) == 0)
+                }
+                let inside = dir.appendingPathComponent("container")
+                try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: false)
+                let file = inside.appendingPathComponent("data")
+                let lock = try FileCoordinator.lockFileURL(for: file)
+                try FileManager.default.createSymbolicLink(atPath: lock.path, withDestinationPath: victim.path)
+
+                for attempt in ["write", "read"] {
+                    let error = #expect(throws: AppGroupError.self, "\(attempt)") {
+                        if attempt == "write" {
+                            try FileCoordinator(timeout: 1).coordinate(writingItemAt: file) { _ in Issue.record("ran under a planted lock link") }
+                        } else {
+                            try FileCoordinator(timeout: 1).coordinate(readingItemAt: file) { _ in Issue.record("ran under a planted lock link") }
+                        }
+                    }
+                    switch error {
+                    case let .unsafePath(path, _)?: #expect(path == lock.path)
+                    case let .systemCall(_, path, code)?:
+                        #expect(code == ELOOP && path == lock.path)
+                        #expect(error?.description.contains("symbolic link") == true)
+                    default: Issue.record("\(attempt): got \(String(describing: error))")
+                    }
+                }
+                if kind == "existing target" {
+                    #expect(try Data(contentsOf: victim) == Data("secret".utf8))
+                    #expect(permissions(victim.path) == 0o644, "the lock file's chmod went through the link")
+                    // And no lock was taken on it: another opener can lock it freely.
+                } else {
+                    #expect(names(in: outside) == [], "the lock file was created through the link")
+                }
+                #expect(names(in: inside) == [".data.lock"])
+            }
+        }
+    }
+}

@@ -1,0 +1,388 @@
+@testable import AppGroupContainer
+import Foundation
+import Testing
+
+/// Counts accessors running at once, to prove exclusion directly (not only
+/// through the final count).
+final class Occupancy: @unchecked Sendable {
+    private let lock = NSLock()
+    private var inside = 0
+    private(set) var maximum = 0
+
+    func enter() { lock.lock(); inside += 1; maximum = max(maximum, inside); lock.unlock() }
+    func leave() { lock.lock(); inside -= 1; lock.unlock() }
+    var peak: Int { lock.lock(); defer { lock.unlock() }; return maximum }
+}
+
+/// Runs `body(i)` on `count` plain threads at once; false when they did not all
+/// finish within `seconds` (a hang).
+func onThreads(_ count: Int, timeout seconds: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        Thread {
+            body(i)
+            group.leave()
+        }.start()
+    }
+    return group.wait(timeout: .now() + seconds) == .success
+}
+
+@Suite("Coordination in one process")
+struct CoordinationInProcess {
+    /// One coordinated read-increment-write cycle on a counter file.
+    static func increment(_ url: URL, _ coordinator: FileCoordinator, _ occupancy: Occupancy) throws {
+        try coordinator.coordinate(writingItemAt: url) { url in
+            occupancy.enter()
+            defer { occupancy.leave() }
+            let value = counter(url) ?? 0
+            try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+        }
+    }
+
+    @Test("4 threads x 250 cycles end at exactly 1000 (classic fcntl locks would let threads overlap)",
+          arguments: ["a coordinator per thread", "one shared coordinator"])
+    func fourThreads(sharing: String) throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("counter")
+            let occupancy = Occupancy()
+            let shared = FileCoordinator()
+            let failures = Locked<[String]>([])
+            let finished = onThreads(4) { _ in
+                let coordinator = sharing == "one shared coordinator" ? shared : FileCoordinator()
+                for _ in 0..<250 {
+                    do { try Self.increment(file, coordinator, occupancy) } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            #expect(finished, "the threads hung")
+            #expect(failures.withLock { $0 } == [])
+            #expect(counter(file) == 1000)
+            #expect(occupancy.peak == 1, "two writers were inside at once")
+        }
+    }
+
+    @Test("4 tasks x 250 cycles with the async form end at exactly 1000, never two inside at once")
+    func fourTasks() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("counter")
+            let occupancy = Occupancy()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let coordinator = FileCoordinator(timeout: 60)
+                        for _ in 0..<250 {
+                            try await coordinator.coordinate(writingItemAt: file) { url in
+                                occupancy.enter()
+                                defer { occupancy.leave() }
+                                let value = counter(url) ?? 0
+                                await Task.yield() // invite another task in, if the lock let it
+                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(counter(file) == 1000)
+            #expect(occupancy.peak == 1, "two tasks were inside at once")
+        }
+    }
+
+    @Test("async tasks and threads exclude each other on one item")
+    func tasksAndThreadsExclude() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("counter")
+            let occupancy = Occupancy()
+            let threads = Task.detached {
+                onThreads(2) { _ in
+                    for _ in 0..<100 { try? Self.increment(file, FileCoordinator(), occupancy) }
+                }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        for _ in 0..<100 {
+                            try await FileCoordinator(timeout: 60).coordinate(writingItemAt: file) { url in
+                                occupancy.enter()
+                                defer { occupancy.leave() }
+                                let value = counter(url) ?? 0
+                                await Task.yield()
+                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await threads.value)
+            #expect(counter(file) == 400)
+            #expect(occupancy.peak == 1)
+        }
+    }
+
+    @Test("readers on different threads share the item; a writer on another thread waits for them")
+    func readersShare() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            let coordinator = FileCoordinator(timeout: 5)
+            try coordinator.coordinate(readingItemAt: file) { _ in
+                let results = Locked<[String]>([])
+                let finished = onThreads(1) { _ in
+                    do {
+                        try FileCoordinator(timeout: 5).coordinate(readingItemAt: file) { _ in results.withLock { $0.append("read") } }
+                    } catch { results.withLock { $0.append("read failed: \(error)") } }
+                    do {
+                        try FileCoordinator(timeout: 0.1).coordinate(writingItemAt: file) { _ in results.withLock { $0.append("wrote") } }
+                    } catch AppGroupError.coordinationTimedOut {
+                        results.withLock { $0.append("writer waited") }
+                    } catch { results.withLock { $0.append("write failed: \(error)") } }
+                }
+                #expect(finished)
+                #expect(results.withLock { $0 } == ["read", "writer waited"])
+            }
+        }
+    }
+
+    @Test("nested coordination on one thread: write in write, read in write and read in read run at once")
+    func nestedReentrant() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            // A timeout turns a wrong wait-for-itself into a failure instead of a hang.
+            let outer = FileCoordinator(timeout: 2)
+            let inner = FileCoordinator(timeout: 2)
+            let result = try outer.coordinate(writingItemAt: file) { url in
+                let a = try outer.coordinate(writingItemAt: url) { _ in 1 }
+                let b = try inner.coordinate(writingItemAt: url, options: .forMerging) { _ in 2 }
+                let c = try inner.coordinate(readingItemAt: url) { _ in 3 }
+                let d = try inner.coordinate(readingItemAt: url, writingItemAt: url) { _, _ in 4 }
+                return a + b + c + d
+            }
+            #expect(result == 10)
+            let readInRead = try outer.coordinate(readingItemAt: file) { url in
+                try inner.coordinate(readingItemAt: url) { _ in "ok" }
+            }
+            #expect(readInRead == "ok")
+            // While the outer write is held, re-entrancy belongs to this thread only.
+            try outer.coordinate(writingItemAt: file) { _ in
+                let other = Locked<String>("")
+                #expect(onThreads(1) { _ in
+                    do {
+                        try FileCoordinator(timeout: 0.1).coordinate(writingItemAt: file) { _ in other.withLock { $0 = "entered" } }
+                    } catch { other.withLock { $0 = "\(error)" } }
+                })
+                #expect(other.withLock { $0 }.hasPrefix("timed out"), "another thread got in: \(other.withLock { $0 })")
+            }
+            // Everything was released: another thread gets the lock at once.
+            #expect(onThreads(1) { _ in
+                #expect(throws: Never.self) { try FileCoordinator(timeout: 2).coordinate(writingItemAt: file) { _ in } }
+            })
+        }
+    }
+
+    @Test("asking to write inside a read of the same item throws nestedCoordinationUpgrade instead of hanging")
+    func nestedUpgradeThrows() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            let coordinator = FileCoordinator(timeout: 2)
+            var continued = false
+            try coordinator.coordinate(readingItemAt: file) { url in
+                let error = #expect(throws: AppGroupError.self) {
+                    try coordinator.coordinate(writingItemAt: url) { _ in Issue.record("wrote inside a read") }
+                }
+                #expect(error == .nestedCoordinationUpgrade(path: file.path))
+                #expect(error?.description.contains(file.path) == true)
+                #expect(throws: AppGroupError.nestedCoordinationUpgrade(path: file.path)) {
+                    try FileCoordinator(timeout: 2).coordinate(writingItemAt: url, writingItemAt: dir.appendingPathComponent("other")) { _, _ in }
+                }
+                continued = true
+            }
+            #expect(continued)
+            // The failed upgrade left nothing held: a writer on another thread gets in.
+            #expect(onThreads(1) { _ in
+                #expect(throws: Never.self) { try FileCoordinator(timeout: 2).coordinate(writingItemAt: file) { _ in } }
+            })
+        }
+    }
+
+    @Test("nested async coordination in one task runs at once; a write inside an async read throws")
+    func nestedAsync() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            let coordinator = FileCoordinator(timeout: 2)
+            let value = try await coordinator.coordinate(writingItemAt: file) { url in
+                try await coordinator.coordinate(writingItemAt: url) { _ in
+                    try await coordinator.coordinate(readingItemAt: url) { (_: URL) async -> Int in 7 }
+                }
+            }
+            #expect(value == 7)
+            let upgrade = try await coordinator.coordinate(readingItemAt: file) { url -> String in
+                do {
+                    try await coordinator.coordinate(writingItemAt: url) { (_: URL) async in }
+                    return "wrote"
+                } catch let error as AppGroupError {
+                    return error == .nestedCoordinationUpgrade(path: file.path) ? "refused" : "\(error)"
+                }
+            }
+            #expect(upgrade == "refused")
+        }
+    }
+
+    @Test("an error thrown by the accessor reaches the caller and releases the lock")
+    func accessorErrorReleases() throws {
+        struct Boom: Error, Equatable {}
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            #expect(throws: Boom()) { try FileCoordinator().coordinate(writingItemAt: file) { _ in throw Boom() } }
+            #expect(onThreads(1) { _ in
+                #expect(throws: Never.self) { try FileCoordinator(timeout: 2).coordinate(writingItemAt: file) { _ in } }
+            })
+        }
+    }
+
+    @Test("resolvesSymbolicLink hands the accessor the link's target; a plain read gets the link itself")
+    func resolvesSymbolicLink() throws {
+        try withTemporaryDirectory { dir in
+            let target = dir.appendingPathComponent("target")
+            let link = dir.appendingPathComponent("link")
+            try Data("x".utf8).write(to: target)
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+            let resolved = try FileCoordinator().coordinate(readingItemAt: link, options: .resolvesSymbolicLink) { $0 }
+            #expect(resolved.path == target.path)
+            let plain = try FileCoordinator().coordinate(readingItemAt: link) { $0 }
+            #expect(plain.path == link.path)
+        }
+    }
+
+    @Test("coordinating something that is not a file item is a typed error",
+          arguments: ["https://example.com/file", "file:///", "file:///tmp/.."])
+    func notAnItem(address: String) throws {
+        let url = try #require(URL(string: address))
+        #expect(throws: AppGroupError.self) { try FileCoordinator().coordinate(writingItemAt: url) { _ in } }
+    }
+}
+
+extension MultiProcess {
+    @Suite("Async coordination")
+    struct AsyncCoordination {
+        @Test("async waiters for a lock held by another process leave the cooperative pool free, then all get the lock")
+        func asyncWaitersDoNotBlockThePool() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("item")
+                try withProbes { probes in
+                    let holder = try Probe(["hold", "--file", file.path])
+                    probes.append(holder)
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+
+                    // Far more waiters than the pool has threads (one per core).
+                    let waiters = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
+                    let acquired = DispatchSemaphore(value: 0)
+                    let failures = Locked<[String]>([])
+                    for _ in 0..<waiters {
+                        Task.detached {
+                            do { try await FileCoordinator(timeout: 30).coordinate(writingItemAt: file) { (_: URL) async in } } catch {
+                                failures.withLock { $0.append("\(error)") }
+                            }
+                            acquired.signal()
+                        }
+                    }
+                    // Other async work still runs while they all wait.
+                    let ran = DispatchSemaphore(value: 0)
+                    Task.detached {
+                        await Task.yield()
+                        ran.signal()
+                    }
+                    #expect(ran.wait(timeout: .now() + 5) == .success, "the waiting tasks starved the cooperative pool")
+                    #expect(acquired.wait(timeout: .now() + 0.2) == .timedOut, "a task got a lock another process holds")
+
+                    holder.kill()
+                    var got = 0
+                    while got < waiters, acquired.wait(timeout: .now() + 10) == .success { got += 1 }
+                    #expect(got == waiters)
+                    #expect(failures.withLock { $0 } == [])
+                }
+            }
+        }
+    }
+}
+
+@Suite("Re-entrancy belongs to the current task")
+struct ReentrancyOwner {
+    /// Blocks a thread (never the cooperative pool) until `semaphore` is signalled.
+    static func waitOffPool(_ semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                semaphore.wait()
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    @Test("a task started inside an accessor does not inherit the lock once the accessor has returned")
+    func escapedTaskDoesNotInherit() async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("item")
+            let outerDone = DispatchSemaphore(value: 0)
+            let otherHolds = DispatchSemaphore(value: 0)
+            let otherMayRelease = DispatchSemaphore(value: 0)
+            var escaped: Task<String, Never>?
+            try FileCoordinator().coordinate(writingItemAt: file) { _ in
+                escaped = Task {
+                    await Self.waitOffPool(outerDone)
+                    await Self.waitOffPool(otherHolds)
+                    // Another thread holds the lock now: this must wait (and time out), not walk in.
+                    do {
+                        try FileCoordinator(timeout: 0.3).coordinate(writingItemAt: file) { _ in }
+                        return "entered while another thread holds the lock"
+                    } catch AppGroupError.coordinationTimedOut {
+                        return "waited"
+                    } catch { return "\(error)" }
+                }
+            }
+            outerDone.signal()
+            Thread {
+                try? FileCoordinator().coordinate(writingItemAt: file) { _ in
+                    otherHolds.signal()
+                    otherMayRelease.wait()
+                }
+            }.start()
+            let result = await escaped?.value
+            otherMayRelease.signal()
+            #expect(result == "waited")
+        }
+    }
+
+    @Test("a task started inside an accessor waits for the accessor to finish before it enters",
+          arguments: ["in a task", "on a plain thread"])
+    func taskStartedInsideWaitsForOuter(context: String) async throws {
+        try await withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("counter")
+            let log = Locked<[String]>([])
+            let inner = Locked<Task<Void, Error>?>(nil)
+            let outer: @Sendable () throws -> Void = {
+                try FileCoordinator().coordinate(writingItemAt: file) { url in
+                    log.withLock { $0.append("outer in") }
+                    inner.withLock {
+                        $0 = Task {
+                            try await FileCoordinator(timeout: 10).coordinate(writingItemAt: file) { (_: URL) async in
+                                log.withLock { $0.append("inner in") }
+                            }
+                        }
+                    }
+                    usleep(200_000) // the task has every chance to run now, and must not get in
+                    log.withLock { $0.append("outer out") }
+                }
+            }
+            if context == "in a task" {
+                try outer()
+            } else {
+                // Outside any task, task-local values live in the thread's own storage,
+                // and a Task started there inherits them all the same.
+                #expect(onThreads(1) { _ in #expect(throws: Never.self) { try outer() } })
+            }
+            try await inner.withLock { $0 }?.value
+            #expect(log.withLock { $0 } == ["outer in", "outer out", "inner in"])
+        }
+    }
+}

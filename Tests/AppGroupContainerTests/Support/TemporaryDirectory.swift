@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs `body` with a fresh, empty directory that is removed afterwards.
+@discardableResult
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTree(directory) }
+    return try body(directory)
+}
+
+/// The async form of ``withTemporaryDirectory(_:)``.
+@discardableResult
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTree(directory) }
+    return try await body(directory)
+}
+
+private func makeTemporaryDirectory() throws -> URL {
+    var template = Array((NSTemporaryDirectory() + "/agc-tests-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "mkdtemp failed: errno \(errno)"])
+    }
+    return URL(fileURLWithPath: String(cString: made), isDirectory: true).standardizedFileURL
+}
+
+/// Removes `directory`, first making every directory inside writable (tests make
+/// some read-only, or 0000 under a strange umask).
+private func removeTree(_ directory: URL) {
+    if let walker = FileManager.default.enumerator(atPath: directory.path) {
+        for case let name as String in walker {
+            let path = directory.appendingPathComponent(name).path
+            var st = stat()
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { chmod(path, 0o700) }
+        }
+    }
+    try? FileManager.default.removeItem(at: directory)
+}
+
+/// The permission bits of the file at `path` (not following a link), or nil.
+func permissions(_ path: String) -> mode_t? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return st.st_mode & 0o7777
+}
+
+/// The names in `directory`, sorted; empty when it cannot be listed.
+func names(in directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+}
