@@ -171,6 +171,14 @@ struct EntitlementsTests {
         ]
         for identity in identities {
             #expect(try Entitlements.fromEnvironment(identity.environment) == identity)
+            // Merged over a parent that names an entitlements file, the identity still wins.
+            let parent = [Entitlements.EnvironmentKey.entitlementsFile: "/nonexistent/Parent.entitlements",
+                          Entitlements.EnvironmentKey.teamIdentifier: "QQQQQQQQQQ"]
+            #expect(try Entitlements.fromEnvironment(parent.merging(identity.environment) { $1 }) == identity)
+        }
+        // The lists cross the environment comma-separated: a comma in a group is refused.
+        #expect(throws: AppGroupError.self) {
+            try Entitlements(applicationIdentifier: "A1B2C3D4E5.a.b", keychainAccessGroups: ["A1B2C3D4E5.x,y"])
         }
         #expect(try Entitlements.fromEnvironment([:]) == nil)
         #expect(try Entitlements.fromEnvironment(["PATH": "/bin"]) == nil)

@@ -18,7 +18,9 @@ public enum AtomicFile {
     /// (then neither file nor directory is fsynced: a crash may lose the new
     /// content, but never tears it).
     /// - Throws: ``AppGroupError`` (disk full, I/O error, a symbolic link or a
-    ///   directory standing where the file belongs).
+    ///   directory standing where the file belongs): the previous content is intact.
+    ///   ``AppGroupError/savedButNotDurable(path:errno:)`` when only the final
+    ///   directory fsync failed: the new content is in place but not yet durable.
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let target = url.standardizedFileURL
         let directory = target.deletingLastPathComponent().path
@@ -41,7 +43,12 @@ public enum AtomicFile {
         Sys.close(temporary.fd)
         try Sys.rename(temporary.path, to: target.path)
         done = true
-        if durable { try syncDirectory(directory) }
+        guard durable else { return }
+        do {
+            try syncDirectory(directory)
+        } catch AppGroupError.systemCall(_, _, let code) {
+            throw AppGroupError.savedButNotDurable(path: target.path, errno: code)
+        }
     }
 
     /// Reads the whole regular file at `url`, refusing symbolic links, non-regular

@@ -22,7 +22,12 @@ final class LockSlot: @unchecked Sendable {
         let reused = idle.popLast()
         mutex.unlock()
         if let reused { return reused }
-        let fd = try Sys.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW)
+        let fd: Int32
+        do {
+            fd = try Sys.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW)
+        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+            throw AppGroupError.unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
+        }
         do {
             let st = try Sys.fstat(fd, path: lockPath)
             guard Sys.isRegular(st) else {

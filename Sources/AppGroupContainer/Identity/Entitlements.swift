@@ -59,7 +59,10 @@ public struct Entitlements: Hashable, Sendable, Codable {
             }
             if !groups.contains(group) { groups.append(group) }
         }
-        for group in keychainAccessGroups where group.isEmpty || group.contains("$(") || group.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        // A comma could not cross the environment (the lists are comma-separated),
+        // and no real access group has one.
+        for group in keychainAccessGroups where group.isEmpty || group.contains("$(") || group.contains(",")
+            || group.unicodeScalars.contains(where: { $0.value < 0x20 || $0.properties.isWhitespace }) {
             throw AppGroupError.invalidEntitlements(
                 source: source, key: Self.keychainAccessGroupsKey,
                 problem: "\(AppGroupError.quote(group)) is not an expanded access group (expected TEAMID.com.example.vault)")
@@ -216,12 +219,16 @@ extension Entitlements {
     }
 
     /// The variables that make ``fromEnvironment(_:)`` in a child process return this
-    /// identity. Merge them into the child's environment.
+    /// identity. Merge them into the child's environment: the file-based variables
+    /// are set empty, so an entitlements file named by the parent cannot override it.
     public var environment: [String: String] {
         [
             EnvironmentKey.applicationIdentifier: applicationIdentifier,
             EnvironmentKey.applicationGroups: applicationGroups.map(\.rawValue).joined(separator: ","),
             EnvironmentKey.keychainAccessGroups: keychainAccessGroups.joined(separator: ","),
+            EnvironmentKey.entitlementsFile: "",
+            EnvironmentKey.teamIdentifier: "",
+            EnvironmentKey.bundleIdentifier: "",
         ]
     }
 
@@ -233,17 +240,19 @@ extension Entitlements {
     /// ``EnvironmentKey/applicationIdentifier`` and the two comma-separated lists.
     /// - Throws: ``AppGroupError/invalidEntitlements(source:key:problem:)`` naming the variable.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Entitlements? {
+        // An empty variable counts as unset (``environment`` sets some empty on purpose).
+        let value = { (key: String) -> String? in environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         let list = { (key: String) -> [String] in
-            (environment[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            (value(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        let appID = environment[EnvironmentKey.applicationIdentifier].flatMap { $0.isEmpty ? nil : $0 }
-        if let file = environment[EnvironmentKey.entitlementsFile], !file.isEmpty {
-            let team = environment[EnvironmentKey.teamIdentifier] ?? appID.map { String($0.prefix(while: { $0 != "." })) }
+        let appID = value(EnvironmentKey.applicationIdentifier)
+        if let file = value(EnvironmentKey.entitlementsFile) {
+            let team = value(EnvironmentKey.teamIdentifier) ?? appID.map { String($0.prefix(while: { $0 != "." })) }
             guard let team else {
                 throw AppGroupError.invalidEntitlements(source: "environment", key: EnvironmentKey.teamIdentifier,
                     problem: "\(EnvironmentKey.entitlementsFile) is set but neither \(EnvironmentKey.teamIdentifier) nor \(EnvironmentKey.applicationIdentifier) gives the Team ID")
             }
-            let bundle = environment[EnvironmentKey.bundleIdentifier]
+            let bundle = value(EnvironmentKey.bundleIdentifier)
                 ?? appID.map { String($0.dropFirst(team.count + 1)) }
             return try Entitlements(contentsOf: URL(fileURLWithPath: file), teamIdentifier: team, bundleIdentifier: bundle)
         }
