@@ -42,9 +42,10 @@ enum Sys {
     /// write(2) until every byte is written.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         if let e = fail(.write, path) { throw AppGroupError.systemCall(operation: "write", path: path, errno: e) }
+        guard let base = bytes.baseAddress else { return } // nothing to write
         var offset = 0
         while offset < bytes.count {
-            let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = systemWrite(fd, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AppGroupError.systemCall(operation: "write", path: path, errno: errno)
@@ -57,9 +58,10 @@ enum Sys {
     /// pwrite(2) of all of `bytes` at `offset`, leaving the rest of the file as it is.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
         if let e = fail(.write, path) { throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: e) }
+        guard let base = bytes.baseAddress else { return } // nothing to write
         var done = 0
         while done < bytes.count {
-            let n = systemPwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            let n = systemPwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AppGroupError.systemCall(operation: "pwrite", path: path, errno: errno)
@@ -77,8 +79,9 @@ enum Sys {
         while true {
             if length == data.count { data.count = data.count * 2 }
             let capacity = data.count - length
-            let n = data.withUnsafeMutableBytes { raw in
-                systemRead(fd, raw.baseAddress! + length, capacity)
+            let n = data.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 } // never: count >= 1
+                return systemRead(fd, base + length, capacity)
             }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -250,8 +253,9 @@ enum Sys {
     /// read(2) once into `buffer`; returns the byte count, 0 at end or when nothing
     /// is ready (EAGAIN), -1 on another error.
     static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
         while true {
-            let n = systemRead(fd, buffer.baseAddress!, buffer.count)
+            let n = systemRead(fd, base, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             return errno == EAGAIN ? 0 : -1
@@ -297,9 +301,10 @@ enum Sys {
         if let e = fail(.read, sourcePath) { throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: e) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
+        guard let base = buffer.baseAddress else { return 0 }
         var total: Int64 = 0
         while true {
-            let n = systemRead(source, buffer.baseAddress!, buffer.count)
+            let n = systemRead(source, base, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AppGroupError.systemCall(operation: "read", path: sourcePath, errno: errno)
