@@ -36,6 +36,18 @@ final class BenchmarkRun {
         return process
     }
 
+    /// The next line `process` writes to its standard output (without the newline);
+    /// nil at end of file. Reads a byte at a time, so nothing after the line is consumed.
+    func readLine(_ process: Process) -> String? {
+        guard let handle = (process.standardOutput as? Pipe)?.fileHandleForReading else { return nil }
+        var bytes: [UInt8] = []
+        while let byte = try? handle.read(upToCount: 1), let first = byte.first {
+            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Waits for `process`; throws unless it exited 0. Returns its standard output.
     @discardableResult
     func wait(_ process: Process) throws -> String {
