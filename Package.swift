@@ -40,6 +40,8 @@ let package = Package(
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
+        // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
+        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["Benchmarks"]),
     ],
     swiftLanguageModes: [.v6]
 )
