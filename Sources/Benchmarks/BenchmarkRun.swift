@@ -25,6 +25,11 @@ final class BenchmarkRun {
         return url
     }
 
+    /// Writes every dirty page to disk (sync(2)). Called after a fill written without
+    /// fsync: otherwise the first durable operations timed pay for its writeback (an
+    /// ext4 journal commit flushes the data of every file in it).
+    func settleDisk() { sync() }
+
     /// Starts this executable with `arguments` (stdout captured).
     func spawnSelf(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()

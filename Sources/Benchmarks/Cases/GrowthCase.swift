@@ -49,6 +49,7 @@ func growthCase(_ run: BenchmarkRun) throws -> CaseResult {
         let root = try run.scratch("growth-inbox-\(items)")
         let fill = try BenchIdentity.inbox(root: root, durable: false)
         for i in 0..<items { try fill.enqueue(benchItem(i)) }
+        run.settleDisk()
         let inbox = try BenchIdentity.inbox(root: root)
         var i = items
         let enqueue = try measure("\(items) items pending: enqueue (durable)", count: run.count(100), warmup: 5) {

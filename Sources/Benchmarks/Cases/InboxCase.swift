@@ -42,6 +42,7 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
         let backlogRoot = try run.scratch("inbox-backlog-\(items)")
         let inbox = try BenchIdentity.inbox(root: backlogRoot, bundle: "ai.bench.app.share0", durable: false)
         for i in 0..<items { try inbox.enqueue(benchItem(i)) }
+        run.settleDisk()
         let drainer = try run.spawnSelf(["child", "inbox-drain", "--root", backlogRoot.path, "--expect", String(items)])
         guard run.readLine(drainer) == "ready" else { throw BenchmarkError.child("the app child did not get ready") }
         let fields = parseFields(try run.wait(drainer))
@@ -66,10 +67,12 @@ func benchItem(_ i: Int, title: String? = nil) -> SharedItem {
     SharedItem(url: URL(string: "https://example.com/articles/\(i)"), title: title ?? "Article number \(i)")
 }
 
-/// Child role: `inbox-enqueue --root R --bundle B --count N`: N durable enqueues as
-/// the extension B. Prints `start_ns=... end_ns=...` (monotonic clock).
+/// Child role: `inbox-enqueue --root R --bundle B --count N [--durable 0]`: N
+/// enqueues (durable unless `--durable 0`) as the extension B. Prints
+/// `start_ns=... end_ns=...` (monotonic clock).
 func inboxEnqueueChild(_ options: Options) throws {
-    let inbox = try BenchIdentity.inbox(root: try BenchIdentity.root(options), bundle: try options.string("bundle"))
+    let durable = (options.values["durable"] ?? "1") != "0"
+    let inbox = try BenchIdentity.inbox(root: try BenchIdentity.root(options), bundle: try options.string("bundle"), durable: durable)
     let start = now()
     for i in 0..<(try options.int("count")) { try inbox.enqueue(benchItem(i)) }
     print("start_ns=\(start) end_ns=\(now())")
