@@ -42,6 +42,21 @@ enum Floor {
         fsync(dfd)
         close(dfd)
     }
+
+    /// A durable publication of a new small file with bare calls, the least a
+    /// durable enqueue must do: create a file, write, fsync, close, rename it into
+    /// `directory`, fsync the directory.
+    static func publishDurable(_ data: [UInt8], staging: String, directory: String, name: String) {
+        let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        _ = data.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) }
+        fsync(fd)
+        close(fd)
+        rename(staging, directory + "/" + name)
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fsync(dfd)
+        close(dfd)
+    }
 }
 
 private func bareStat(_ path: String) -> Int32 {

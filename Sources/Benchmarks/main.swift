@@ -34,6 +34,7 @@ func runChild(_ options: Options) throws {
     case "inbox-enqueue": try inboxEnqueueChild(options)
     case "inbox-drain": try inboxDrainChild(options)
     case "inbox-writer": try inboxWriterChild(options)
+    case "floor-publish": try floorPublishChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }
