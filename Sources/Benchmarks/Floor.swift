@@ -25,6 +25,14 @@ enum Floor {
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
     }
 
+    /// The system calls FileCoordinator makes for one lock and unlock: the OFD
+    /// lock, an fstat (it checks the locked file still has a name), the unlock.
+    static func lockCheckUnlock(_ fd: Int32) {
+        _ = agc_lock(fd, Int32(AGC_LOCK_EXCLUSIVE), 1)
+        _ = bareFstat(fd)
+        _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
+    }
+
     /// The durable set done with bare calls: lock, serialize the dictionary as a
     /// binary plist, write a temporary file, fsync, rename, fsync the directory, unlock.
     static func durableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
@@ -57,6 +65,11 @@ enum Floor {
         fsync(dfd)
         close(dfd)
     }
+}
+
+private func bareFstat(_ fd: Int32) -> Int32 {
+    var st = stat()
+    return fstat(fd, &st)
 }
 
 private func bareStat(_ path: String) -> Int32 {
