@@ -10,7 +10,7 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
 
     let fd = Floor.openLockFile(directory.appendingPathComponent(".bare.lock").path)
     let bare = measure("bare OFD lock + unlock (fcntl)", count: count) { Floor.lockUnlock(fd) }
-    let checked = measure("bare OFD lock + fstat + unlock (the coordinator's calls)", count: count) { Floor.lockCheckUnlock(fd) }
+    let checked = measure("bare OFD lock + fstat + unlock (its system calls)", count: count) { Floor.lockCheckUnlock(fd) }
     let coordinator = FileCoordinator()
     let coordinated = try measure("FileCoordinator coordinate(writingItemAt:)", count: count) {
         try coordinator.coordinate(writingItemAt: item) { _ in }

@@ -40,7 +40,7 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     endToEnd.extra["enqueue_items_per_s"] = Double(total) / ((enqueueEnd - Double(start)) / 1e9)
     endToEnd.extra["app_peak_rss_kb"] = appFields["peak_rss_kb"] ?? 0
     result.samples.append(endToEnd)
-    result.samples.append(Sample(name: "floor: \(total) bare durable file publications by \(extensions) processes", value: floor, unit: "items_per_s"))
+    result.samples.append(Sample(name: "floor: \(total) bare durable publications, \(extensions) processes", value: floor, unit: "items_per_s"))
     result.ratios.append(Ratio("end to end, items per second (durable)", rate, atLeast: 2000))
     result.ratios.append(Ratio(report: "end-to-end rate / floor rate", rate / floor))
 
