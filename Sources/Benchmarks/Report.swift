@@ -34,7 +34,8 @@ func printTable(_ result: CaseResult) {
         print(line)
     }
     for ratio in result.ratios {
-        let value = String(format: "%.2f", ratio.value)
+        // Three decimals near a target, so that a miss never prints as equal to it.
+        let value = String(format: ratio.relation.isEmpty || abs(ratio.value) >= 10 ? "%.2f" : "%.3f", ratio.value)
         if ratio.relation.isEmpty {
             print(label(ratio.name) + value)
         } else {
