@@ -70,6 +70,9 @@ do {
     guard let scratchConfig = ProcessInfo.processInfo.environment[scratchConfigKey] else { reexecWithScratchConfig() }
     defer { try? FileManager.default.removeItem(atPath: scratchConfig) }
     let selected = options.values["case"].map { Set($0.split(separator: ",").map(String.init)) }
+    if let unknown = selected?.subtracting(cases.map(\.number)).sorted().first {
+        throw BenchmarkError.usage("no case \(unknown): --case takes numbers from 1 to \(cases.count), comma-separated")
+    }
     let run = try BenchmarkRun(scale: scale)
     print("Benchmarks on \(machineDescription()), scale \(scale)")
     var results: [CaseResult] = []

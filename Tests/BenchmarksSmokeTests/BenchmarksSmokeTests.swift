@@ -34,7 +34,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the seven cases; a bad option is refused with exit 1")
+    @Test("--list names the seven cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
@@ -42,6 +42,9 @@ struct BenchmarksSmokeTests {
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
         #expect(bad.error.contains("--scale"))
+        let noCase = try runBenchmarks(["--case", "9"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        #expect(noCase.status == 1)
+        #expect(noCase.error.contains("no case 9"))
     }
 }
 
