@@ -41,6 +41,8 @@ let package = Package(
         .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
         .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
+        // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
+        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["Benchmarks"]),
     ],
     swiftLanguageModes: [.v6]
 )

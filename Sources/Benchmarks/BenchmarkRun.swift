@@ -25,6 +25,11 @@ final class BenchmarkRun {
         return url
     }
 
+    /// Writes every dirty page to disk (sync(2)). Called after a fill written without
+    /// fsync: otherwise the first durable operations timed pay for its writeback (an
+    /// ext4 journal commit flushes the data of every file in it).
+    func settleDisk() { sync() }
+
     /// Starts this executable with `arguments` (stdout captured).
     func spawnSelf(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
@@ -34,6 +39,18 @@ final class BenchmarkRun {
         process.standardOutput = Pipe()
         try process.run()
         return process
+    }
+
+    /// The next line `process` writes to its standard output (without the newline);
+    /// nil at end of file. Reads a byte at a time, so nothing after the line is consumed.
+    func readLine(_ process: Process) -> String? {
+        guard let handle = (process.standardOutput as? Pipe)?.fileHandleForReading else { return nil }
+        var bytes: [UInt8] = []
+        while let byte = try? handle.read(upToCount: 1), let first = byte.first {
+            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     /// Waits for `process`; throws unless it exited 0. Returns its standard output.

@@ -25,6 +25,14 @@ enum Floor {
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
     }
 
+    /// The system calls FileCoordinator makes for one lock and unlock: the OFD
+    /// lock, an fstat (it checks the locked file still has a name), the unlock.
+    static func lockCheckUnlock(_ fd: Int32) {
+        _ = agc_lock(fd, Int32(AGC_LOCK_EXCLUSIVE), 1)
+        _ = bareFstat(fd)
+        _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
+    }
+
     /// The durable set done with bare calls: lock, serialize the dictionary as a
     /// binary plist, write a temporary file, fsync, rename, fsync the directory, unlock.
     static func durableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
@@ -42,6 +50,26 @@ enum Floor {
         fsync(dfd)
         close(dfd)
     }
+
+    /// A durable publication of a new small file with bare calls, the least a
+    /// durable enqueue must do: create a file, write, fsync, close, rename it into
+    /// `directory`, fsync the directory.
+    static func publishDurable(_ data: [UInt8], staging: String, directory: String, name: String) {
+        let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        _ = data.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) }
+        fsync(fd)
+        close(fd)
+        rename(staging, directory + "/" + name)
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fsync(dfd)
+        close(dfd)
+    }
+}
+
+private func bareFstat(_ fd: Int32) -> Int32 {
+    var st = stat()
+    return fstat(fd, &st)
 }
 
 private func bareStat(_ path: String) -> Int32 {

@@ -11,12 +11,20 @@ func pad(_ s: String, _ width: Int) -> String {
     s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
 }
 
+/// The name column: names wider than it get a line of their own, so figures stay aligned.
+let nameWidth = 58
+func label(_ name: String) -> String {
+    let indented = "  " + name
+    if indented.count < nameWidth { return pad(indented, nameWidth) }
+    return indented + "\n" + String(repeating: " ", count: nameWidth)
+}
+
 /// Prints one case as a table: each variant's median and p99, then the ratios.
 func printTable(_ result: CaseResult) {
     print("")
     print("== \(result.name)")
     for sample in result.samples {
-        var line = "  " + pad(sample.name, 52)
+        var line = label(sample.name)
         if sample.count > 1 || sample.medianNs > 0 {
             line += pad("median " + formatNs(sample.medianNs), 20) + pad("p99 " + formatNs(sample.p99Ns), 18) + "n=\(sample.count)"
         }
@@ -26,12 +34,13 @@ func printTable(_ result: CaseResult) {
         print(line)
     }
     for ratio in result.ratios {
-        let value = String(format: "%.2f", ratio.value)
+        // Three decimals near a target, so that a miss never prints as equal to it.
+        let value = String(format: ratio.relation.isEmpty || abs(ratio.value) >= 10 ? "%.2f" : "%.3f", ratio.value)
         if ratio.relation.isEmpty {
-            print("  " + pad(ratio.name, 52) + value)
+            print(label(ratio.name) + value)
         } else {
             let target = String(format: "%g", ratio.target)
-            print("  " + pad(ratio.name, 52) + pad(value, 10) + "target \(ratio.relation) \(target)  " + (ratio.met ? "met" : "MISSED"))
+            print(label(ratio.name) + pad(value, 10) + "target \(ratio.relation) \(target)  " + (ratio.met ? "met" : "MISSED"))
         }
     }
     for note in result.notes { print("  note: \(note)") }

@@ -20,12 +20,21 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("2", "set by suite size", setCase),
     ("3", "cross-process read-modify-write", contentionCase),
     ("4", "file coordinator", coordinatorCase),
+    ("5", "share inbox end to end", inboxCase),
+    ("6", "change observation across processes", observationCase),
+    ("7", "growth with suite size and item count", growthCase),
 ]
 
 func runChild(_ options: Options) throws {
     switch options.positional.dropFirst().first ?? "" {
     case "lock-loop": try lockLoopChild(options)
     case "ud-increment": try foundationIncrementChild(options)
+    case "sd-increment": try sharedDefaultsIncrementChild(options)
+    case "sd-writer": try sharedDefaultsWriterChild(options)
+    case "inbox-enqueue": try inboxEnqueueChild(options)
+    case "inbox-drain": try inboxDrainChild(options)
+    case "inbox-writer": try inboxWriterChild(options)
+    case "floor-publish": try floorPublishChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }
@@ -61,6 +70,9 @@ do {
     guard let scratchConfig = ProcessInfo.processInfo.environment[scratchConfigKey] else { reexecWithScratchConfig() }
     defer { try? FileManager.default.removeItem(atPath: scratchConfig) }
     let selected = options.values["case"].map { Set($0.split(separator: ",").map(String.init)) }
+    if let unknown = selected?.subtracting(cases.map(\.number)).sorted().first {
+        throw BenchmarkError.usage("no case \(unknown): --case takes numbers from 1 to \(cases.count), comma-separated")
+    }
     let run = try BenchmarkRun(scale: scale)
     print("Benchmarks on \(machineDescription()), scale \(scale)")
     var results: [CaseResult] = []

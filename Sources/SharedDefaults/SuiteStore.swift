@@ -72,7 +72,8 @@ final class SuiteStore: @unchecked Sendable {
 
     private func currentIdentity() throws -> AtomicFile.Identity? {
         do {
-            return try AtomicFile.identity(of: fileURL)
+            // By the stored path: URL.path would cost twice the lstat on every read.
+            return try AtomicFile.identity(atPath: path)
         } catch let error as AppGroupError {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }

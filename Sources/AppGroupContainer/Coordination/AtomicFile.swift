@@ -83,10 +83,16 @@ public enum AtomicFile {
     /// The identity of the file at `url` (one lstat), nil when nothing is there.
     /// - Throws: when something other than a regular file stands there.
     public static func identity(of url: URL) throws -> Identity? {
-        guard let st = try Sys.lstat(url.path) else { return nil }
+        try identity(atPath: url.path)
+    }
+
+    /// ``identity(of:)`` for a path: callers that check one file often keep its
+    /// path, because building it from a URL costs more than the lstat itself.
+    public static func identity(atPath path: String) throws -> Identity? {
+        guard let st = try Sys.lstat(path) else { return nil }
         guard Sys.isRegular(st) else {
-            if Sys.isSymlink(st) { throw AppGroupError.unsafePath(path: url.path, problem: "a symbolic link stands where the file belongs; remove it") }
-            throw AppGroupError.notARegularFile(path: url.path, kind: Sys.fileKind(st.st_mode))
+            if Sys.isSymlink(st) { throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; remove it") }
+            throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode))
         }
         return Identity(st)
     }

@@ -220,7 +220,9 @@ public struct FileCoordinator: Sendable {
         }
         let lock = try FileLock.acquire(item.slot, mode: mode, timeout: timeout, itemPath: item.path)
         defer { lock.release() }
-        return try Self.$held.withValue(held + [Hold(slot: item.slot, mode: mode, owner: owner)]) { try body() }
+        var holds = held
+        holds.append(Hold(slot: item.slot, mode: mode, owner: owner))
+        return try Self.$held.withValue(holds) { try body() }
     }
 
     private func withLocks<T>(_ requests: [(Item, FileLock.Mode)], _ body: () throws -> T) throws -> T {

@@ -18,7 +18,7 @@ func contentionCase(_ run: BenchmarkRun) throws -> CaseResult {
         result.samples.append(Sample(name: "UserDefaults, \(processes) process(es)", value: Double(expected - final), unit: "lost"))
         result.samples[result.samples.count - 1].extra["increments_per_s"] = Double(expected) / elapsed
         result.samples[result.samples.count - 1].extra["final"] = Double(final)
-        for variant in try run.sharedDefaults.contentionVariants(run, processes: processes, perProcess: perProcess) {
+        for variant in try run.sharedDefaults.contentionVariants(processes: processes, perProcess: perProcess) {
             result.samples.append(variant)
             if let lost = variant.extra["lost"] {
                 result.ratios.append(Ratio("\(variant.name): lost updates", lost, atMost: 0))

@@ -10,6 +10,7 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
 
     let fd = Floor.openLockFile(directory.appendingPathComponent(".bare.lock").path)
     let bare = measure("bare OFD lock + unlock (fcntl)", count: count) { Floor.lockUnlock(fd) }
+    let checked = measure("bare OFD lock + fstat + unlock (its system calls)", count: count) { Floor.lockCheckUnlock(fd) }
     let coordinator = FileCoordinator()
     let coordinated = try measure("FileCoordinator coordinate(writingItemAt:)", count: count) {
         try coordinator.coordinate(writingItemAt: item) { _ in }
@@ -17,11 +18,13 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
     let reading = try measure("FileCoordinator coordinate(readingItemAt:)", count: count) {
         try coordinator.coordinate(readingItemAt: item) { _ in }
     }
-    result.samples += [bare, coordinated, reading]
+    result.samples += [bare, checked, coordinated, reading]
     result.ratios.append(Ratio("coordinate(writing) / bare OFD lock", coordinated.medianNs / bare.medianNs, atMost: 2))
+    result.ratios.append(Ratio(report: "coordinate(writing) / its own system calls", coordinated.medianNs / checked.medianNs))
 
     // Contended: two processes hand the same lock back and forth.
     let rounds = run.count(20_000)
+    var handoff: [String: Double] = [:]
     for variant in ["bare", "coordinator"] {
         let start = now()
         let children = try (0..<2).map { _ in
@@ -29,8 +32,12 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
         }
         for child in children { try run.wait(child) }
         let elapsed = Double(now() - start)
+        handoff[variant] = elapsed
         result.samples.append(Sample(name: "2 processes x \(rounds) \(variant) lock + unlock",
                                      value: elapsed / Double(2 * rounds), unit: "mean_ns_per_handoff"))
+    }
+    if let bare = handoff["bare"], let coordinated = handoff["coordinator"], bare > 0 {
+        result.ratios.append(Ratio(report: "contended, 2 processes: coordinator / bare", coordinated / bare))
     }
     return result
 }

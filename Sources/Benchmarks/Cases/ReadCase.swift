@@ -21,7 +21,7 @@ func readCase(_ run: BenchmarkRun) throws -> CaseResult {
     let floor = measure("stat() (the floor)", count: count) { Floor.stat(file) }
 
     result.samples += [floor, foundationRead]
-    for variant in run.sharedDefaults.readVariants(run, directory: directory, count: count) {
+    for variant in try run.sharedDefaults.readVariants(directory: directory, count: count) {
         result.samples.append(variant)
         result.ratios.append(Ratio("\(variant.name) / stat()", variant.medianNs / floor.medianNs, atMost: 3))
         result.ratios.append(Ratio("UserDefaults+synchronize / \(variant.name)", foundationRead.medianNs / variant.medianNs, atLeast: 30))

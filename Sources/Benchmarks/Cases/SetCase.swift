@@ -28,7 +28,7 @@ func setCase(_ run: BenchmarkRun) throws -> CaseResult {
             foundation.synchronize()
         }
         result.samples += [floor, foundationSet]
-        for variant in run.sharedDefaults.setVariants(run, keys: keys, dictionary: dictionary, count: count) {
+        for variant in try run.sharedDefaults.setVariants(keys: keys, dictionary: dictionary, count: count) {
             result.samples.append(variant)
             if keys == 100 {
                 result.ratios.append(Ratio("\(variant.name) / floor", variant.medianNs / floor.medianNs, atMost: 1.3))

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Runs the built Benchmarks executable with tiny counts. It checks that every
+/// case runs to the end and reports, and that the run cleans up after itself; it
+/// never checks a timing or a target (the targets are for `swift run -c release
+/// Benchmarks`, see BENCHMARKS.md).
+@Suite("Benchmarks smoke run")
+struct BenchmarksSmokeTests {
+    static let caseTitles = ["== 1. coherent read", "== 2. set one key", "== 3. cross-process read-modify-write",
+                             "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth"]
+
+    @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
+    func smokeRun() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tmp = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let json = scratch.appendingPathComponent("run.json")
+
+        let result = try runBenchmarks(["--scale", "0.01", "--json", json.path], tmp: tmp, seconds: 100)
+        #expect(result.status == 0, "Benchmarks failed:\n\(result.error)")
+        for title in Self.caseTitles {
+            #expect(result.output.contains(title), "no \(title) in:\n\(result.output)")
+        }
+        #expect(result.output.contains("all targets met") || result.output.contains("targets missed:"))
+
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        let cases = report?["cases"] as? [[String: Any]] ?? []
+        #expect(cases.count == Self.caseTitles.count)
+        #expect(cases.allSatisfy { !(($0["samples"] as? [Any]) ?? []).isEmpty })
+        // Every scratch directory (suites, inboxes, Foundation's XDG config) was removed.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+    }
+
+    @Test("--list names the seven cases; a bad --scale or --case is refused with exit 1")
+    func listAndUsage() throws {
+        let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        #expect(list.status == 0)
+        #expect(list.output.split(separator: "\n").count == Self.caseTitles.count)
+        let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        #expect(bad.status == 1)
+        #expect(bad.error.contains("--scale"))
+        let noCase = try runBenchmarks(["--case", "9"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        #expect(noCase.status == 1)
+        #expect(noCase.error.contains("no case 9"))
+    }
+}
+
+/// The Benchmarks executable beside the test bundle (`.build/debug/Benchmarks`).
+private let executable: URL? = {
+    var candidates: [URL] = []
+    for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+        candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("Benchmarks"))
+    }
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent("Benchmarks"))
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("Benchmarks"))
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(package.appendingPathComponent(".build/debug/Benchmarks"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}()
+
+/// Runs Benchmarks with `arguments` and TMPDIR set to `tmp`; kills it after `seconds`.
+private func runBenchmarks(_ arguments: [String], tmp: URL, seconds: Double) throws -> (status: Int32, output: String, error: String) {
+    guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "Benchmarks not built: run swift build first"]) }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = tmp.path
+    environment["APP_GROUP_BENCH_SCRATCH_CONFIG"] = nil
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Drain both pipes while it runs, so a full pipe never stalls it.
+    let collected = Collected()
+    let readers = [(out, \Collected.output), (err, \Collected.error)].map { pipe, path in
+        Thread {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            collected.set(path, String(decoding: data, as: UTF8.self))
+        }
+    }
+    readers.forEach { $0.start() }
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    collected.ended.wait()
+    collected.ended.wait()
+    return (process.terminationStatus, collected.get(\.output), collected.get(\.error))
+}
+
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    var output = ""
+    var error = ""
+    let ended = DispatchSemaphore(value: 0)
+    func set(_ path: ReferenceWritableKeyPath<Collected, String>, _ text: String) {
+        lock.withLock { self[keyPath: path] = text }
+        ended.signal()
+    }
+    func get(_ path: KeyPath<Collected, String>) -> String { lock.withLock { self[keyPath: path] } }
+}
