@@ -125,46 +125,6 @@ public struct FileCoordinator: Sendable {
 
     // MARK: Machinery
 
-    /// A lock the current thread or task holds.
-    struct Hold: Sendable {
-        let slot: LockSlot
-        let mode: FileLock.Mode
-        /// Who took it. Tasks started inside an accessor inherit task-local values
-        /// and may run beside it or outlive it: the owner tells them the lock is not theirs.
-        let owner: Owner
-
-        /// Same lock file. Slots are shared per item, but the slot table may start
-        /// afresh, so equal paths count too.
-        func guards(_ other: LockSlot) -> Bool { slot === other || slot.lockPath == other.lockPath }
-    }
-
-    /// The locks this thread or task holds. Task-local values fall back to
-    /// thread-local storage outside a task, so one list serves both. A list, not a
-    /// dictionary: it rarely holds more than two entries.
-    @TaskLocal static var held: [Hold] = []
-
-    /// The task that holds a lock, or `thread` outside any task. Threads need no
-    /// identity: a thread's task-local fallback storage is its own and no other
-    /// thread inherits it; only tasks inherit (from a task, or from the thread
-    /// that started them), and a task is never `thread`. A task is known by its
-    /// address, which a task made after the holder has ended may reuse: a leftover
-    /// inherited hold then matches. Unseen in tests; an end-of-hold flag would close it.
-    enum Owner: Hashable, Sendable {
-        case task(Int)
-        case thread
-
-        /// Costs about 60 ns (the runtime's current-task lookup).
-        static var current: Owner {
-            withUnsafeCurrentTask { task in task.map { .task($0.hashValue) } } ?? .thread
-        }
-    }
-
-    /// The locks the current thread or task holds itself (not those it inherited).
-    private static func ownHolds(_ owner: Owner) -> [Hold] {
-        let held = Self.held
-        return held.isEmpty ? held : held.filter { $0.owner == owner }
-    }
-
     /// An item ready to coordinate: the URL the accessor gets, its path, its lock file.
     struct Item {
         let url: URL
@@ -180,7 +140,9 @@ public struct FileCoordinator: Sendable {
         var lockPath: String { slot.lockPath }
     }
 
-    private func plan(_ requests: [(Item, FileLock.Mode)]) throws -> (steps: [Step], holds: [Hold]) {
+    /// The locks to take for `requests`, in the fixed order, leaving out those the
+    /// current thread or task already holds strongly enough.
+    private func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
@@ -192,57 +154,62 @@ public struct FileCoordinator: Sendable {
         }
         // One fixed order for everyone: ascending bytes of the lock-file path.
         if wanted.count > 1 { wanted.sort { $0.lockPath.utf8.lexicographicallyPrecedes($1.lockPath.utf8) } }
-        let owner = Owner.current
-        let held = Self.ownHolds(owner)
         var steps: [Step] = []
-        var holds = held
         for step in wanted {
-            switch (held.first(where: { $0.guards(step.slot) })?.mode, step.mode) {
+            switch (HeldLocks.mode(of: step.slot, in: stack), step.mode) {
             case (.exclusive?, _), (.shared?, .shared):
                 continue // already held strongly enough by this thread or task
             case (.shared?, .exclusive):
                 throw AppGroupError.nestedCoordinationUpgrade(path: step.itemPath)
             case (nil, _):
                 steps.append(step)
-                holds.append(Hold(slot: step.slot, mode: step.mode, owner: owner))
             }
         }
-        return (steps, holds)
+        return steps
     }
 
     /// The one-item case of ``withLocks(_:_:)``, without its lists: the hot path.
     private func withLock<T>(_ item: Item, _ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
-        let owner = Owner.current
-        let held = Self.ownHolds(owner)
-        if let hold = held.first(where: { $0.guards(item.slot) }) {
-            if hold.mode == .shared && mode == .exclusive { throw AppGroupError.nestedCoordinationUpgrade(path: item.path) }
+        let stack = HeldLocks.threadStack
+        if let held = HeldLocks.mode(of: item.slot, in: stack) {
+            if held == .shared && mode == .exclusive { throw AppGroupError.nestedCoordinationUpgrade(path: item.path) }
             return try body() // already held strongly enough by this thread or task
         }
         let lock = try FileLock.acquire(item.slot, mode: mode, timeout: timeout, itemPath: item.path)
-        defer { lock.release() }
-        var holds = held
-        holds.append(Hold(slot: item.slot, mode: mode, owner: owner))
-        return try Self.$held.withValue(holds) { try body() }
+        stack.holds.append(HeldLocks.Hold(slot: item.slot, mode: mode, owner: nil, token: nil))
+        defer {
+            stack.holds.removeLast()
+            lock.release()
+        }
+        return try body()
     }
 
     private func withLocks<T>(_ requests: [(Item, FileLock.Mode)], _ body: () throws -> T) throws -> T {
-        let plan = try plan(requests)
-        if plan.steps.isEmpty { return try body() }
+        let stack = HeldLocks.threadStack
+        let steps = try plan(requests, stack: stack)
         var locks: [FileLock] = []
-        locks.reserveCapacity(plan.steps.count)
-        defer { for lock in locks.reversed() { lock.release() } }
-        for step in plan.steps {
-            locks.append(try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
+        locks.reserveCapacity(steps.count)
+        defer {
+            stack.holds.removeLast(locks.count)
+            for lock in locks.reversed() { lock.release() }
         }
-        return try Self.$held.withValue(plan.holds) { try body() }
+        for step in steps {
+            locks.append(try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
+            stack.holds.append(HeldLocks.Hold(slot: step.slot, mode: step.mode, owner: nil, token: nil))
+        }
+        return try body()
     }
 
     private func withLocks<T: Sendable>(_ requests: [(Item, FileLock.Mode)], _ body: () async throws -> T) async throws -> T {
-        let plan = try plan(requests)
-        if plan.steps.isEmpty { return try await body() }
+        let steps = try plan(requests, stack: HeldLocks.threadStack)
+        if steps.isEmpty { return try await body() }
         var locks: [FileLock] = []
-        defer { for lock in locks.reversed() { lock.release() } }
-        for step in plan.steps {
+        let token = HeldLocks.Token()
+        defer {
+            token.end()
+            for lock in locks.reversed() { lock.release() }
+        }
+        for step in steps {
             if let lock = try FileLock.tryAcquire(step.slot, mode: step.mode) {
                 locks.append(lock)
                 continue
@@ -260,7 +227,10 @@ public struct FileCoordinator: Sendable {
             }
             locks.append(lock)
         }
-        return try await Self.$held.withValue(plan.holds) { try await body() }
+        let owner = HeldLocks.currentTask
+        let mine = HeldLocks.taskHolds.filter { $0.owner == owner && $0.token?.isActive == true }
+            + steps.map { HeldLocks.Hold(slot: $0.slot, mode: $0.mode, owner: owner, token: token) }
+        return try await HeldLocks.$taskHolds.withValue(mine) { try await body() }
     }
 
     /// Validates `url` and finds its lock file: standardized, with a symbolic link

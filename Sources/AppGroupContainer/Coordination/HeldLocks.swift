@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Which lock files the current thread or task holds, so that a coordination
+/// nested in an accessor does not wait for itself.
+///
+/// Synchronous accessors record their locks in a per-thread stack: a thread runs
+/// one synchronous accessor at a time and no other thread or task can see its
+/// stack, so a task started inside an accessor (which runs elsewhere, or later)
+/// locks like any other holder. Asynchronous accessors may hop threads, so they
+/// record theirs in a task-local list, which child and unstructured tasks
+/// inherit: each entry therefore names its owner task and ends with its hold.
+enum HeldLocks {
+    struct Hold: Sendable {
+        let slot: LockSlot
+        let mode: FileLock.Mode
+        /// The task that took it (async holds only).
+        let owner: Int?
+        /// Ends with the hold, so a task that inherited the entry (and a later
+        /// task at the same address) never takes it for its own.
+        let token: Token?
+
+        /// Same lock file. Slots are shared per item, but the slot table may start
+        /// afresh, so equal paths count too.
+        func guards(_ other: LockSlot) -> Bool { slot === other || slot.lockPath == other.lockPath }
+    }
+
+    final class Token: Sendable {
+        private let active = Locked(true)
+        var isActive: Bool { active.withLock { $0 } }
+        func end() { active.withLock { $0 = false } }
+    }
+
+    /// The holds of synchronous accessors on this thread, innermost last.
+    final class ThreadStack {
+        var holds: [Hold] = []
+    }
+
+    /// The holds of asynchronous accessors in this task (filtered by owner).
+    @TaskLocal static var taskHolds: [Hold] = []
+
+    /// This thread's stack, made on first use and freed with the thread.
+    static var threadStack: ThreadStack {
+        if let pointer = pthread_getspecific(stackKey) {
+            return Unmanaged<ThreadStack>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let stack = ThreadStack()
+        pthread_setspecific(stackKey, Unmanaged.passRetained(stack).toOpaque())
+        return stack
+    }
+
+    private static let stackKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            let opaque: UnsafeMutableRawPointer? = pointer // optional on Glibc, not on Darwin
+            guard let opaque else { return }
+            Unmanaged<ThreadStack>.fromOpaque(opaque).release()
+        }
+        return key
+    }()
+
+    /// The current task's identity, nil outside any task.
+    static var currentTask: Int? {
+        withUnsafeCurrentTask { task in task.map { $0.hashValue } }
+    }
+
+    /// How the current thread or task already holds `slot`, if it does.
+    static func mode(of slot: LockSlot, in stack: ThreadStack) -> FileLock.Mode? {
+        if let hold = stack.holds.last(where: { $0.guards(slot) }) { return hold.mode }
+        let inherited = taskHolds
+        if inherited.isEmpty { return nil }
+        let task = currentTask
+        return inherited.last(where: { $0.owner == task && $0.token?.isActive == true && $0.guards(slot) })?.mode
+    }
+}
