@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer"]),
         .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults"]),
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain"]),
+        // Writers for the reliability tests: killed mid-write, held locks, soak workers.
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
         .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
 
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]
 )
