@@ -26,6 +26,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case fileTooLarge(path: String, size: Int64, limit: Int64)
     /// A system call failed. `operation` is the C function, `errno` its error.
     case systemCall(operation: String, path: String, errno: Int32)
+    /// A change is in place and visible to every process, but the fsync that makes
+    /// it survive a power loss failed (`operation` on `path`, with `errno`). The
+    /// change must not be repeated: it happened.
+    case notDurable(path: String, operation: String, errno: Int32)
     /// A coordinated access waited longer than its timeout for another holder.
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
@@ -59,6 +63,9 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .systemCall(operation, path, code):
             return "\(operation)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
                 + Self.advice(for: code)
+        case let .notDurable(path, operation, code):
+            return "\(path) was changed and every process sees the change, but \(operation) failed: \(String(cString: strerror(code))) (errno \(code)), "
+                + "so the change may not survive a power loss. Do not repeat it; check the device (free space, I/O errors)."
         case let .coordinationTimedOut(path, lockFile, seconds):
             return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
                 + "Find the holder with `fuser \(lockFile)` or raise the timeout."
