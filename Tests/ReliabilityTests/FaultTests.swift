@@ -155,6 +155,60 @@ struct FaultTests {
             + "each gave a typed error, kept the previous content and left no temporary file")
     }
 
+    /// Whether `error` is (or wraps) notDurable.
+    static func isNotDurable(_ error: Error) -> Bool {
+        switch error {
+        case AppGroupError.notDurable: return true
+        case SharedDefaultsError.fileSystem(_, .notDurable): return true
+        case KeychainError.storage(.notDurable): return true
+        default: return false
+        }
+    }
+
+    @Test("the directory fsync after the rename fails: the error says the change happened, and it did (no silent double)")
+    func directorySyncAfterRename() throws {
+        let group = Sandbox.group
+        let cases: [(String, (Sandbox) -> URL, (Sandbox) throws -> Void, (Sandbox) throws -> Bool)] = [
+            ("SharedDefaults.update", { $0.root.appendingPathComponent(group + "/Library/Preferences") },
+             { try SharedDefaults(requiringSuiteName: group, resolver: $0.resolver()).update(Int.self, forKey: "n") { ($0 ?? 0) + 1 } },
+             { try SharedDefaults(requiringSuiteName: group, resolver: $0.resolver($0.share)).load(forKey: "n") as? Int == 1 }),
+            ("AtomicFile.write", { $0.root },
+             { try AtomicFile.write(Data("after".utf8), to: $0.root.appendingPathComponent("file")) },
+             { try AtomicFile.read($0.root.appendingPathComponent("file")) == Data("after".utf8) }),
+            ("ShareInbox.enqueue", { $0.root.appendingPathComponent(group + "/Library/Application Support/Inbox/Items") },
+             { try Self.inbox($0).enqueue(SharedItem(title: "after")) },
+             { sandbox in
+                 var titles: [String?] = []
+                 try Self.inbox(sandbox).drain { titles.append($0.title) }
+                 return titles == ["after"]
+             }),
+            ("Keychain.save", { $0.root.appendingPathComponent("Keychains") },
+             { try Self.keychain($0).save(Data("after".utf8), for: GenericPassword(service: "s", account: "a")) },
+             { try Self.keychain($0).read(GenericPassword(service: "s", account: "a")) == Data("after".utf8) }),
+        ]
+        for (name, directory, change, changed) in cases {
+            let sandbox = try Sandbox()
+            let target = directory(sandbox).standardizedFileURL.path
+            let count = Tally(0)
+            let plan: FaultInjection.Plan = { call, path in
+                guard call == .fsync, path == target else { return nil }
+                count.update { $0 += 1 }
+                return EIO
+            }
+            FaultInjection.with(plan) {
+                do {
+                    try change(sandbox)
+                    Issue.record("\(name): no error although the directory fsync failed")
+                } catch {
+                    #expect(Self.isNotDurable(error), "\(name): \(error)")
+                    #expect("\(error)".contains("every process sees the change"), "\(name): \(error)")
+                }
+            }
+            #expect(count.current == 1, "\(name): the fault was injected once")
+            #expect(try changed(sandbox), "\(name): the change is in place, once")
+        }
+    }
+
     @Test("a failed save that the next one repairs: after the fault, the same instance writes and reads again")
     func recoveryAfterFault() throws {
         let sandbox = try Sandbox()

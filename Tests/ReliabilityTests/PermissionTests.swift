@@ -52,7 +52,10 @@ extension ProcessTests {
         try keychain.save(Data("app's secret".utf8), for: key)
         let before = snapshot(sandbox.root)
 
-        let child = try Child(["outsider", "--group", Sandbox.group], environment: sandbox.environment(sandbox.outsider))
+        // Not quiet: the refusals' diagnostics on standard error are checked too.
+        var environment = sandbox.environment(sandbox.outsider)
+        environment["APP_GROUP_QUIET"] = nil
+        let child = try Child(["outsider", "--group", Sandbox.group], environment: environment)
         let end = child.finish()
         let refused = end.output.split(separator: "\n").filter { $0.hasPrefix("refused ") }
         #expect(end.status == 0, "the outsider got through: \(end.output) \(end.error)")
