@@ -79,6 +79,13 @@ struct FuzzTests {
         return Data(bytes)
     }
 
+    /// With APP_GROUP_FUZZ_LAST=<path>, each input is written there before it is
+    /// parsed: after a crash the file holds the input that caused it.
+    static func keepForReplay(_ input: Data) {
+        guard let path = Load.environment["APP_GROUP_FUZZ_LAST"] else { return }
+        try? input.write(to: URL(fileURLWithPath: path))
+    }
+
     @Test("the suite-file reader survives mutated inputs: a dictionary or a corrupt-suite diagnosis, never a crash")
     func suiteReader() throws {
         let corpus = try Self.suiteCorpus()
@@ -87,6 +94,7 @@ struct FuzzTests {
         var refused = 0
         for i in 0..<Load.fuzzInputs {
             let input = Self.mutate(corpus, &rng)
+            Self.keepForReplay(input)
             switch SuiteStore.parse(input) {
             case .success(let values):
                 parsed += 1
@@ -112,6 +120,7 @@ struct FuzzTests {
         var refused = 0
         for i in 0..<Load.fuzzInputs {
             let input = Self.mutate(corpus, &rng)
+            Self.keepForReplay(input)
             do {
                 let identity = try Entitlements(propertyList: input, source: "fuzz-\(i)", teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes")
                 accepted += 1

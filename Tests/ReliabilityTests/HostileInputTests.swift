@@ -1,6 +1,7 @@
 import AppGroupContainer
 import Foundation
 import SharedDefaults
+import SharedKeychain
 import Testing
 
 /// A value that is not a property-list type.
@@ -15,7 +16,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     /// The module's error type the refusal must be.
     let expected: ExpectedError
 
-    enum ExpectedError: Sendable { case appGroup, sharedDefaults }
+    enum ExpectedError: Sendable { case appGroup, sharedDefaults, keychain }
 
     var testDescription: String { name }
 
@@ -48,6 +49,18 @@ func readEntitlements(_ sandbox: Sandbox, _ text: String, bundle: String? = "ai.
 func plist(_ body: String) -> String {
     #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"><plist version="1.0">"#
         + body + "</plist>"
+}
+
+/// A binary property list whose root is a set holding the string "a": valid in the
+/// format, never written by defaults, and a crash in Linux's Foundation reader.
+func binaryPlistWithSet() -> Data {
+    var bytes = Array("bplist00".utf8)
+    bytes += [0xC1, 0x01]            // object 0, at 8: a set of one, object 1
+    bytes += [0x51, 0x61]            // object 1, at 10: the ASCII string "a"
+    bytes += [8, 10]                 // the offset table, at 12
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1] // unused; offset and reference sizes
+    for value: UInt64 in [2, 0, 12] { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+    return Data(bytes)
 }
 
 func inbox(_ sandbox: Sandbox) throws -> ShareInbox {
@@ -128,6 +141,23 @@ let hostileCases: [HostileCase] = [
     HostileCase("suite file: root is an array", .sharedDefaults, mentions: ["corrupt", "array"]) { sandbox in
         try readSuite(sandbox) { try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .binary, options: 0).write(to: $0) }
     },
+    HostileCase("suite file: a binary plist holding a set", .sharedDefaults, mentions: ["corrupt", "set"]) { try readSuite($0) { try binaryPlistWithSet().write(to: $0) } },
+    HostileCase("entitlements file: a binary plist holding a set", .appGroup, mentions: ["App.entitlements", "set"]) { sandbox in
+        let file = sandbox.scratch.appendingPathComponent("App.entitlements")
+        try binaryPlistWithSet().write(to: file)
+        _ = try Entitlements(contentsOf: file, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "a.b")
+    },
+    HostileCase("keychain file: a binary plist holding a set", .keychain, mentions: ["errSecInvalidKeychain", "set"]) { sandbox in
+        let device = try KeychainDevice(root: sandbox.root)
+        try FileManager.default.createDirectory(at: device.directory, withIntermediateDirectories: true)
+        try binaryPlistWithSet().write(to: device.keychainURL)
+        _ = try Keychain(device: device, identity: sandbox.app).readIfPresent(GenericPassword(service: "s", account: "a"))
+    },
+    HostileCase("stored data: a binary plist holding a set, read as Codable", .sharedDefaults, mentions: ["k"]) { sandbox in
+        let defaults = try suite(sandbox)
+        try defaults.save(binaryPlistWithSet(), forKey: "k")
+        _ = try defaults.value([String].self, forKey: "k")
+    },
     HostileCase("suite file: empty", .sharedDefaults, mentions: ["corrupt", "empty"]) { try readSuite($0) { try Data().write(to: $0) } },
     HostileCase("suite file: 100 MB", .sharedDefaults, mentions: ["104857600 bytes"]) { sandbox in
         try readSuite(sandbox) { url in
@@ -174,6 +204,7 @@ struct HostileInputTests {
             switch hostile.expected {
             case .appGroup: #expect(error is AppGroupError, "\(hostile.name): \(type(of: error)): \(error)")
             case .sharedDefaults: #expect(error is SharedDefaultsError, "\(hostile.name): \(type(of: error)): \(error)")
+            case .keychain: #expect(error is KeychainError, "\(hostile.name): \(type(of: error)): \(error)")
             }
             let message = "\(error)"
             for word in hostile.mentions {
