@@ -19,6 +19,10 @@ import SharedKeychain
 //        touches every kind of file the package makes: prints "done"
 //   outsider --group G  tries the group through every public API; prints "refused <api>"
 //        or "ALLOWED <api>" for each, exit 0 only when all were refused
+//   disk-full --group G --scratch DIR
+//        on a root that is a small file system (the test mounts a tmpfs): fills it with
+//        suite saves, then enqueues, then keychain saves, until each fails; prints
+//        "ok ..." figures, or "FAIL ..." for a fault not handled (then exits 2)
 //   soak --group G --id W --seconds S
 //        mixes sets, updates, enqueues and drains for S seconds; prints "set <slot> <v>",
 //        "inc", "enq <title>", "got <title>", "rss-start <kB>", "rss-end <kB>", "done"
@@ -158,6 +162,9 @@ do {
         if !allowed.isEmpty { fail("allowed: \(allowed.joined(separator: ", "))", code: 2) }
         say("done")
 
+    case "disk-full":
+        try diskFull(group: option("group"), scratch: URL(fileURLWithPath: option("scratch"), isDirectory: true))
+
     case "soak":
         try soak(group: option("group"), id: option("id"), seconds: Double(intOption("seconds")))
 
@@ -205,5 +212,90 @@ func soak(group: String, id: String, seconds: Double) throws {
     }
     if !sampled { say("rss-start \(residentKilobytes())") }
     say("rss-end \(residentKilobytes())")
+    say("done")
+}
+
+/// True when `error` is, or wraps, a system call that failed with ENOSPC.
+func isDiskFull(_ error: Error) -> Bool {
+    let text = "\(error)"
+    return text.contains("errno \(ENOSPC)") && text.contains("disk is full")
+}
+
+/// Temporary or staging leftovers in `directory` (recursively).
+func leftovers(_ directory: URL) -> [String] {
+    let names = FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []
+    return names.filter { $0.split(separator: "/").contains { AtomicFile.isTemporaryName(String($0)) } || ($0.hasPrefix("Staging/") ) }
+}
+
+/// Fills the (small) file system under the root three ways; each failure must be
+/// ENOSPC as a typed error with the previous content intact and nothing left behind.
+func diskFull(group: String, scratch: URL) throws {
+    let resolver = resolver()
+    var failures: [String] = []
+    // Defaults: a growing blob until the disk is full.
+    let defaults = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+    try defaults.save("before", forKey: "k")
+    var saved = 0
+    var last = Data()
+    while true {
+        let blob = Data(repeating: UInt8(saved % 250 + 1), count: (saved + 1) * 8192)
+        do {
+            try defaults.save(blob, forKey: "blob")
+            last = blob
+            saved += 1
+            if saved > 10_000 { failures.append("defaults: the disk never filled"); break }
+        } catch {
+            if !isDiskFull(error) || !(error is SharedDefaultsError) { failures.append("defaults: \(type(of: error)) \(error)") }
+            break
+        }
+    }
+    let fresh = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+    if try fresh.load(forKey: "k") as? String != "before" || fresh.data(forKey: "blob") != last {
+        failures.append("defaults: the previous content changed")
+    }
+    let preferences = defaults.fileURL.deletingLastPathComponent()
+    if !leftovers(preferences).isEmpty { failures.append("defaults: left \(leftovers(preferences))") }
+    say("ok defaults: \(saved) saves, then ENOSPC; previous content intact")
+    // Make room, then fill the disk with inbox items.
+    try defaults.save(nil, forKey: "blob")
+    let inbox = try ShareInbox(groupIdentifier: group, resolver: resolver)
+    let attachment = scratch.appendingPathComponent("attachment.bin")
+    try Data(repeating: 7, count: 16_384).write(to: attachment)
+    var enqueued = 0
+    while true {
+        do {
+            try inbox.enqueue(SharedItem(title: "item \(enqueued)", attachments: [.init(fileURL: attachment)]))
+            enqueued += 1
+            if enqueued > 100_000 { failures.append("inbox: the disk never filled"); break }
+        } catch {
+            if !isDiskFull(error) || !(error is AppGroupError) { failures.append("inbox: \(type(of: error)) \(error)") }
+            break
+        }
+    }
+    if try inbox.pendingCount() != enqueued { failures.append("inbox: \(try inbox.pendingCount()) pending after \(enqueued) enqueues") }
+    let staging = inbox.directory.appendingPathComponent("Staging")
+    let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    if !staged.isEmpty { failures.append("inbox: staging left \(staged)") }
+    say("ok inbox: \(enqueued) enqueues, then ENOSPC; all \(enqueued) pending, staging empty")
+    // Keychain: the disk is still full.
+    let keychain = try Keychain.fromEnvironment()
+    let key = GenericPassword(service: "s", account: "a", accessGroup: group)
+    do {
+        try keychain.save(Data(repeating: 1, count: 200_000), for: key)
+        failures.append("keychain: a 200 kB item was saved on a full disk")
+    } catch {
+        if !isDiskFull(error) || !(error is KeychainError) { failures.append("keychain: \(type(of: error)) \(error)") }
+    }
+    if try keychain.readIfPresent(key) != nil { failures.append("keychain: an item appeared") }
+    if !leftovers(keychain.device.directory).isEmpty { failures.append("keychain: left \(leftovers(keychain.device.directory))") }
+    say("ok keychain: ENOSPC on save, nothing stored")
+    // Drained, the disk has room again and everything works.
+    var drained = 0
+    try inbox.drain { _ in drained += 1 }
+    try defaults.save("after", forKey: "k")
+    if drained != enqueued || defaults.string(forKey: "k") != "after" { failures.append("recovery: drained \(drained) of \(enqueued)") }
+    say("ok recovery: \(drained) items drained, writes work again")
+    for failure in failures { say("FAIL " + failure) }
+    if !failures.isEmpty { exit(2) }
     say("done")
 }

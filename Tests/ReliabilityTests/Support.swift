@@ -94,8 +94,12 @@ final class Child: @unchecked Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        let executable = try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle")
+    convenience init(_ arguments: [String], environment: [String: String]) throws {
+        try self.init(executable: try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle"),
+                      arguments: arguments, environment: environment)
+    }
+
+    init(executable: URL, arguments: [String], environment: [String: String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
