@@ -8,40 +8,6 @@ import Testing
 /// another); the input that broke a run is written to standard output.
 @Suite("Fuzzing")
 struct FuzzTests {
-    /// Valid inputs to mutate: binary and XML forms of typical content.
-    static func suiteCorpus() throws -> [Data] {
-        let values: [[String: Any]] = [
-            ["name": "Notes", "count": 42, "ratio": 0.5, "on": true],
-            ["list": [1, "two", 3.0, false, Data([1, 2, 3])], "nested": ["a": ["b": ["c": Date(timeIntervalSince1970: 1e9)]]]],
-            ["pendingURL": "https://example.com/article?id=7", "items": (0..<20).map { "item-\($0)" }],
-            ["": "", "unicode": "é☃𝄞", "big": Int.max, "neg": Int.min, "data": Data(count: 300)],
-        ]
-        var corpus: [Data] = []
-        for value in values {
-            for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
-                corpus.append(try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0))
-            }
-        }
-        return corpus
-    }
-
-    static func entitlementsCorpus() throws -> [Data] {
-        let values: [[String: Any]] = [
-            ["com.apple.security.application-groups": ["group.ai.systenics.notes", "group.ai.systenics.more"],
-             "keychain-access-groups": ["$(AppIdentifierPrefix)ai.systenics.vault"]],
-            ["application-identifier": "A1B2C3D4E5.ai.systenics.notes", "com.apple.security.application-groups": ["group.x.y"]],
-            ["com.apple.developer.icloud-container-identifiers": [], "aps-environment": "development",
-             "com.apple.security.application-groups": ["A1B2C3D4E5.com.example.vault"]],
-        ]
-        var corpus: [Data] = []
-        for value in values {
-            for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
-                corpus.append(try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0))
-            }
-        }
-        return corpus
-    }
-
     /// One mutation of a corpus entry: bit flips, a truncation, a splice of two
     /// entries, an inserted or deleted run, or a byte set to a boundary value.
     static func mutate(_ corpus: [Data], _ rng: inout SeededGenerator) -> Data {
@@ -88,7 +54,8 @@ struct FuzzTests {
 
     @Test("the suite-file reader survives mutated inputs: a dictionary or a corrupt-suite diagnosis, never a crash")
     func suiteReader() throws {
-        let corpus = try Self.suiteCorpus()
+        let corpus = FuzzCorpus.suites
+        #expect(corpus.count == 8)
         var rng = SeededGenerator(seed: Load.seed)
         var parsed = 0
         var refused = 0
@@ -114,7 +81,8 @@ struct FuzzTests {
 
     @Test("the entitlements reader survives mutated inputs: an identity or a typed error, never a crash")
     func entitlementsReader() throws {
-        let corpus = try Self.entitlementsCorpus()
+        let corpus = FuzzCorpus.entitlements
+        #expect(corpus.count == 6)
         var rng = SeededGenerator(seed: Load.seed ^ 0xE7)
         var accepted = 0
         var refused = 0
