@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer"]),
         .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults"]),
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain"]),
+        // Writers for the reliability tests: killed mid-write, held locks, soak workers.
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
         .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
 
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
         .testTarget(name: "BenchmarksSmokeTests", dependencies: ["Benchmarks"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]
 )

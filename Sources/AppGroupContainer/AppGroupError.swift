@@ -26,13 +26,14 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case fileTooLarge(path: String, size: Int64, limit: Int64)
     /// A system call failed. `operation` is the C function, `errno` its error.
     case systemCall(operation: String, path: String, errno: Int32)
+    /// A change is in place and visible to every process, but the fsync that makes
+    /// it survive a power loss failed (`operation` on `path`, with `errno`). The
+    /// change must not be repeated: it happened.
+    case notDurable(path: String, operation: String, errno: Int32)
     /// A coordinated access waited longer than its timeout for another holder.
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
-    /// A save replaced the file, but syncing its directory failed: the new content is
-    /// in place for every reader, yet may not survive a power loss.
-    case savedButNotDurable(path: String, errno: Int32)
     /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
     /// names the part (`title`, `attachments[0].name`, `inbox name`...).
     case invalidInboxItem(field: String, problem: String)
@@ -62,13 +63,12 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .systemCall(operation, path, code):
             return "\(operation)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
                 + Self.advice(for: code)
+        case let .notDurable(path, operation, code):
+            return "\(path) was changed and every process sees the change, but \(operation) failed: \(String(cString: strerror(code))) (errno \(code)), "
+                + "so the change may not survive a power loss. Do not repeat it; check the device (free space, I/O errors)."
         case let .coordinationTimedOut(path, lockFile, seconds):
             return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
                 + "Find the holder with `fuser \(lockFile)` or raise the timeout."
-        case let .savedButNotDurable(path, code):
-            return "\(path) was replaced and readers see the new content, but fsync of its directory failed: "
-                + "\(String(cString: strerror(code))) (errno \(code)). A power loss now could bring back the previous content; "
-                + "check the device and save again to make it durable."
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."

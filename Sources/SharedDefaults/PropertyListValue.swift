@@ -150,7 +150,9 @@ enum PropertyListValue {
         case let (x as Int, y as Int): return x == y
         case let (x as Double, y as Double): return x == y || (x.isNaN && y.isNaN)
         case let (x as Data, y as Data): return x == y
-        case let (x as Date, y as Date): return x == y
+        case let (x as Date, y as Date):
+            // A file may hold a NaN date; it must equal itself, as a NaN real does.
+            return x == y || (x.timeIntervalSinceReferenceDate.isNaN && y.timeIntervalSinceReferenceDate.isNaN)
         case let (x as [Any], y as [Any]):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case let (x as [String: Any], y as [String: Any]):

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension SharedDefaults {
@@ -38,7 +39,9 @@ extension SharedDefaults {
 
     static func decode<Value: Decodable>(_ type: Value.Type, from stored: Any, key: String) throws -> Value {
         do {
-            if let data = stored as? Data, let direct = try? PropertyListDecoder().decode(Value.self, from: data) {
+            // Stored data may be an encoded value; screened first, as any other process may have written it.
+            if let data = stored as? Data, PropertyListScreen.problem(in: data) == nil,
+               let direct = try? PropertyListDecoder().decode(Value.self, from: data) {
                 return direct
             }
             let wrapped = try PropertyListSerialization.data(fromPropertyList: [stored], format: .binary, options: 0)

@@ -12,6 +12,7 @@ extension SharedDefaults {
     /// - Throws: what `transform` throws, and as ``save(_:forKey:)``; nothing is written then.
     @discardableResult
     public func update(forKey defaultName: String, _ transform: (Any?) throws -> Any?) throws -> Any? {
+        try DefaultsKey.validate(defaultName)
         let fallback = registeredValue(forKey: defaultName)
         return try commit { values in
             let new = try transform(values[defaultName] ?? fallback).map { try PropertyListValue.normalize($0, key: defaultName) }
@@ -81,8 +82,9 @@ extension SharedDefaults {
         public func string(forKey defaultName: String) -> String? { Conversions.string(object(forKey: defaultName)) }
 
         /// Sets a property-list value, or removes the key for nil.
-        /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)``.
+        /// - Throws: ``SharedDefaultsError/invalidKey(_:problem:)``, ``SharedDefaultsError/notPropertyList(key:path:type:)``.
         public mutating func set(_ value: Any?, forKey defaultName: String) throws {
+            try DefaultsKey.validate(defaultName)
             guard let value else { return removeObject(forKey: defaultName) }
             let normalized = try PropertyListValue.normalize(value, key: defaultName)
             if let old = values[defaultName], PropertyListValue.equal(old, normalized) { return }

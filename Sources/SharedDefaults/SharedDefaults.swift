@@ -268,10 +268,12 @@ public final class SharedDefaults: @unchecked Sendable {
 
     /// Stores a property-list value, or removes the key for nil, and tells the
     /// caller when it could not.
-    /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)`` naming the key and
+    /// - Throws: ``SharedDefaultsError/invalidKey(_:problem:)`` for an empty key, one over
+    ///   4096 bytes or one holding a NUL; ``SharedDefaultsError/notPropertyList(key:path:type:)`` naming the key and
     ///   the offending (possibly nested) type; ``SharedDefaultsError/suiteTooLarge(path:size:limit:)``;
     ///   ``SharedDefaultsError/fileSystem(path:reason:)``. Nothing is written then.
     public func save(_ value: Any?, forKey defaultName: String) throws {
+        try DefaultsKey.validate(defaultName)
         let normalized = try value.map { try PropertyListValue.normalize($0, key: defaultName) }
         try commit { values in
             if let normalized {

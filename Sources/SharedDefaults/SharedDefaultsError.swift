@@ -12,6 +12,9 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
     /// The suite could not be opened: the identity is not entitled to the group it
     /// names, the identifier is invalid, or its container cannot be made.
     case suiteUnavailable(suite: String, reason: AppGroupError)
+    /// A key cannot be written: empty, longer than 4096 bytes, or holding a NUL.
+    /// The key is shown shortened. Nothing was written.
+    case invalidKey(String, problem: String)
     /// A value (or a value nested inside an array or dictionary) is not a property
     /// list type. `path` locates it inside the value (`key[2].name`). Nothing was written.
     case notPropertyList(key: String, path: String, type: String)
@@ -35,6 +38,8 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
             return "cannot use \"\(name)\" as a suite name: \(problem)"
         case let .suiteUnavailable(suite, reason):
             return "cannot open the defaults suite \(suite): \(reason)"
+        case let .invalidKey(key, problem):
+            return "cannot write the key \"\(key)\": \(problem); nothing was written. Use a short, non-empty key without NUL."
         case let .notPropertyList(key, path, type):
             let location = path == key ? "" : " at \(path)"
             return "attempt to store a non-property-list object of type \(type) for key \(key)\(location); nothing was written. "

@@ -102,6 +102,7 @@ final class SuiteStore: @unchecked Sendable {
 
     static func parse(_ data: Data) -> Result<[String: Any], ParseProblem> {
         if data.isEmpty { return .failure(ParseProblem(text: "the file is empty")) }
+        if let problem = PropertyListScreen.problem(in: data) { return .failure(ParseProblem(text: problem)) }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

@@ -18,9 +18,9 @@ public enum AtomicFile {
     /// (then neither file nor directory is fsynced: a crash may lose the new
     /// content, but never tears it).
     /// - Throws: ``AppGroupError`` (disk full, I/O error, a symbolic link or a
-    ///   directory standing where the file belongs): the previous content is intact.
-    ///   ``AppGroupError/savedButNotDurable(path:errno:)`` when only the final
-    ///   directory fsync failed: the new content is in place but not yet durable.
+    ///   directory standing where the file belongs); the old content is then intact,
+    ///   except after ``AppGroupError/notDurable(path:operation:errno:)``: the new
+    ///   content is in place, only the directory's fsync failed.
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let target = url.standardizedFileURL
         let directory = target.deletingLastPathComponent().path
@@ -43,12 +43,7 @@ public enum AtomicFile {
         Sys.close(temporary.fd)
         try Sys.rename(temporary.path, to: target.path)
         done = true
-        guard durable else { return }
-        do {
-            try syncDirectory(directory)
-        } catch AppGroupError.systemCall(_, _, let code) {
-            throw AppGroupError.savedButNotDurable(path: target.path, errno: code)
-        }
+        if durable { try syncDirectory(directory, afterChanging: target.path) }
     }
 
     /// Reads the whole regular file at `url`, refusing symbolic links, non-regular
@@ -164,5 +159,16 @@ public enum AtomicFile {
         let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY)
         defer { Sys.close(fd) }
         try Sys.fsync(fd, path: path)
+    }
+
+    /// ``syncDirectory(_:)`` after `changed` was renamed or linked into place: a
+    /// failure then is ``AppGroupError/notDurable(path:operation:errno:)``, never an
+    /// error that would let a caller believe nothing changed (and repeat it).
+    static func syncDirectory(_ path: String, afterChanging changed: String) throws {
+        do {
+            try syncDirectory(path)
+        } catch AppGroupError.systemCall(let operation, let directory, let code) {
+            throw AppGroupError.notDurable(path: changed, operation: "\(operation)(\(directory))", errno: code)
+        }
     }
 }

@@ -122,6 +122,9 @@ extension Entitlements {
             throw AppGroupError.invalidEntitlements(source: source, key: "(team identifier)",
                 problem: "\(AppGroupError.quote(teamIdentifier)) is not a ten-character upper-case Team ID such as A1B2C3D4E5")
         }
+        if let problem = PropertyListScreen.problem(in: data) {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(file)", problem: problem)
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

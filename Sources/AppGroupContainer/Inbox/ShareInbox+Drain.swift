@@ -112,7 +112,12 @@ extension ShareInbox {
     func loadClaimed(_ claimed: URL, number: UInt64) throws -> ReceivedItem? {
         do {
             // A file is an item without attachments; a directory holds the record and the files.
-            let isFile = try Sys.lstat(claimed.path).map(Sys.isRegular) ?? false
+            // Anything else (a symbolic link planted in Items/) is never followed.
+            let st = try Sys.lstat(claimed.path)
+            let isFile = st.map(Sys.isRegular) ?? false
+            if let st, !isFile && !Sys.isDirectory(st) {
+                throw AppGroupError.invalidInboxItem(field: claimed.path, problem: "a \(Sys.fileKind(st.st_mode)) stands where an item belongs; it was not followed")
+            }
             let recordURL = isFile ? claimed : claimed.appendingPathComponent(Self.recordFileName, isDirectory: false)
             guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else {
                 throw AppGroupError.invalidInboxItem(field: recordURL.path, problem: "the record is missing")

@@ -3,7 +3,9 @@ import Foundation
 extension ShareInbox {
     /// Adds `item` to the inbox, copying its attachments, and returns its sequence
     /// number. When this returns, the item is complete on disk and will be
-    /// delivered exactly once; when it throws, nothing was published.
+    /// delivered exactly once; when it throws, nothing was published, except after
+    /// ``AppGroupError/notDurable(path:operation:errno:)``: the item is published
+    /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
     ///
     /// The item is written into a private staging directory (record and
     /// attachments fsynced), then published by one rename under the inbox's lock.
@@ -33,7 +35,7 @@ extension ShareInbox {
             let number = try publish(staging: staged)
             published = true
             _ = try? Sys.unlink(staged.path) // the item has its own name in Items/ now
-            if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+            if durable { try AtomicFile.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
             return number
         }
 
@@ -59,8 +61,13 @@ extension ShareInbox {
 
         let number = try publish(staging: staging)
         published = true
-        if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+        if durable { try AtomicFile.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
         return number
+    }
+
+    /// Where item `number` was published.
+    func publishedPath(_ number: UInt64) -> String {
+        itemsDirectory.appendingPathComponent(InboxNames.itemName(number)).path
     }
 
     /// Opens an attachment's source for reading after checking where it is.

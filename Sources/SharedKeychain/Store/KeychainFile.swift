@@ -47,6 +47,9 @@ enum KeychainFile {
     private static func loadUncaught(_ url: URL) throws -> KeychainFileContent {
         if let identity = try AtomicFile.identity(of: url), let cached = cache.content(url.path, identity) { return cached }
         guard let (data, identity) = try AtomicFile.readWithIdentity(url, limit: readLimit) else { return KeychainFileContent() }
+        if let problem = PropertyListScreen.problem(in: data) {
+            throw KeychainError.invalidKeychain(path: url.path, problem: problem)
+        }
         let content: KeychainFileContent
         do {
             content = try PropertyListDecoder().decode(KeychainFileContent.self, from: data)
@@ -64,6 +67,9 @@ enum KeychainFile {
     static func loadValue<T: Decodable>(_ type: T.Type, from url: URL) throws -> T? {
         try mapErrors(url) {
             guard let data = try AtomicFile.read(url, limit: 1 << 20) else { return nil }
+            if let problem = PropertyListScreen.problem(in: data) {
+                throw KeychainError.invalidKeychain(path: url.path, problem: problem)
+            }
             do {
                 return try PropertyListDecoder().decode(T.self, from: data)
             } catch {

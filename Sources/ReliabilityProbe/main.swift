@@ -1,0 +1,301 @@
+import AppGroupContainer
+import Foundation
+import SharedDefaults
+import SharedKeychain
+
+// A helper process for ReliabilityTests. Identity and container root come from the
+// environment (Entitlements.environment, APP_GROUP_CONTAINERS_ROOT). Each command
+// prints one line per call that RETURNED, so a test that SIGKILLs it knows exactly
+// which writes it may demand afterwards.
+//
+//   defaults-writer --suite S --id W --count N
+//        sets "w<W>" = ["n": i, "check": "<W>-<i>"] and increments "lane" for i in 1...N;
+//        prints "ready", then "ack <i>" after each pair of calls returned
+//   inbox-writer --group G --id W --count N --scratch DIR
+//        enqueues items titled "<W>-<i>" (every third with an attachment whose bytes
+//        are derived from the title); prints "ready", then "ack <i>"
+//   hold --file F       takes F's write coordination, prints "locked", sleeps until killed
+//   populate --group G  under the umask the process was given (set with --umask OCTAL),
+//        touches every kind of file the package makes: prints "done"
+//   outsider --group G  tries the group through every public API; prints "refused <api>"
+//        or "ALLOWED <api>" for each, exit 0 only when all were refused
+//   disk-full --group G --scratch DIR
+//        on a root that is a small file system (the test mounts a tmpfs): fills it with
+//        suite saves, then enqueues, then keychain saves, until each fails; prints
+//        "ok ..." figures, or "FAIL ..." for a fault not handled (then exits 2)
+//   soak --group G --id W --seconds S
+//        mixes sets, updates, enqueues and drains for S seconds; prints "set <slot> <v>",
+//        "inc", "enq <title>", "got <title>", "rss-start <kB>", "rss-end <kB>", "done"
+
+func option(_ name: String, _ fallback: String? = nil) -> String {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
+    if let fallback { return fallback }
+    fail("missing --\(name)")
+}
+
+func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
+    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
+    return value
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("ReliabilityProbe: \(message)\n".utf8))
+    exit(code)
+}
+
+/// One write(2) per line, unbuffered: a line printed is a call that returned, even
+/// if SIGKILL follows at once.
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if n <= 0 { if errno == EINTR { continue }; exit(9) }
+        offset += n
+    }
+}
+
+/// Resident memory in kB, from /proc/self/status (0 where there is none).
+func residentKilobytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+/// The bytes of the attachment of item `title`: recognisable, so a drainer can
+/// tell a complete attachment from a torn one.
+func attachmentBytes(_ title: String) -> Data {
+    Data(String(repeating: title + ";", count: 64).utf8)
+}
+
+func resolver() -> ContainerResolver {
+    do { return try ContainerResolver.current() } catch { fail("\(error)") }
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+do {
+    switch command {
+    case "defaults-writer":
+        let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
+        let id = option("id")
+        say("ready")
+        for i in 1...intOption("count") {
+            try defaults.save(["n": i, "check": "\(id)-\(i)"], forKey: "w" + id)
+            try defaults.update(Int.self, forKey: "lane") { ($0 ?? 0) + 1 }
+            say("ack \(i)")
+        }
+        say("done")
+
+    case "inbox-writer":
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let id = option("id")
+        let scratch = URL(fileURLWithPath: option("scratch"), isDirectory: true)
+        say("ready")
+        for i in 1...intOption("count") {
+            let title = "\(id)-\(i)"
+            var attachments: [SharedItem.Attachment] = []
+            if i % 3 == 0 {
+                let source = scratch.appendingPathComponent("w\(id)-\(i).txt")
+                try attachmentBytes(title).write(to: source)
+                attachments.append(.init(fileURL: source, name: "clip.txt"))
+            }
+            try inbox.enqueue(SharedItem(url: URL(string: "https://example.com/\(title)"), title: title, attachments: attachments))
+            say("ack \(i)")
+        }
+        say("done")
+
+    case "hold":
+        try FileCoordinator().coordinate(writingItemAt: URL(fileURLWithPath: option("file"))) { _ in
+            say("locked")
+            while true { sleep(60) }
+        }
+
+    case "populate":
+        umask(mode_t(option("umask", "0"), radix: 8) ?? 0)
+        let group = option("group")
+        let resolver = resolver()
+        _ = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group)
+        let defaults = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+        try defaults.save("value", forKey: "key")
+        let privateSuite = try SharedDefaults(requiringSuiteName: "private", resolver: resolver)
+        try privateSuite.save(1, forKey: "key")
+        let inbox = try ShareInbox(groupIdentifier: group, resolver: resolver)
+        let scratch = URL(fileURLWithPath: option("scratch"), isDirectory: true)
+        let source = scratch.appendingPathComponent("attachment.txt")
+        try Data("attachment".utf8).write(to: source)
+        try inbox.enqueue(SharedItem(title: "plain"))
+        try inbox.enqueue(SharedItem(title: "with file", attachments: [.init(fileURL: source)]))
+        try inbox.drain(maximumCount: 1) { _ in }
+        let keychain = try Keychain.fromEnvironment()
+        try keychain.save(Data("secret".utf8), for: GenericPassword(service: "s", account: "a", accessGroup: group))
+        let container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group)
+        try FileCoordinator().coordinate(writingItemAt: container.appendingPathComponent("Library/Caches/file")) { url in
+            try AtomicFile.write(Data("x".utf8), to: url)
+        }
+        say("done")
+
+    case "outsider":
+        let group = option("group")
+        let resolver = resolver()
+        var allowed: [String] = []
+        func check(_ api: String, _ refused: Bool) {
+            say((refused ? "refused " : "ALLOWED ") + api)
+            if !refused { allowed.append(api) }
+        }
+        check("SharedDefaults(suiteName:)", SharedDefaults(suiteName: group) == nil)
+        check("SharedDefaults(requiringSuiteName:)", (try? SharedDefaults(requiringSuiteName: group)) == nil)
+        check("ContainerResolver.containerURL", resolver.containerURL(forSecurityApplicationGroupIdentifier: group) == nil)
+        check("ContainerResolver.requireContainerURL", (try? resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group)) == nil)
+        check("FileManager.containerURL", FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) == nil)
+        check("ShareInbox(groupIdentifier:)", (try? ShareInbox(groupIdentifier: group, resolver: resolver)) == nil)
+        let keychain = try Keychain.fromEnvironment()
+        let key = GenericPassword(service: "s", account: "a", accessGroup: group)
+        check("Keychain.read(app group)", (try? keychain.read(key)) == nil)
+        check("Keychain.save(app group)", (try? keychain.save(Data("stolen".utf8), for: key)) == nil)
+        check("Keychain.delete(app group)", (try? keychain.delete(key)) == nil)
+        check("SecItem add(app group)", (try? keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "t",
+                                                            kSecAttrAccount as String: "b", kSecAttrAccessGroup as String: group,
+                                                            kSecValueData as String: Data("x".utf8)])) == nil)
+        if !allowed.isEmpty { fail("allowed: \(allowed.joined(separator: ", "))", code: 2) }
+        say("done")
+
+    case "disk-full":
+        try diskFull(group: option("group"), scratch: URL(fileURLWithPath: option("scratch"), isDirectory: true))
+
+    case "soak":
+        try soak(group: option("group"), id: option("id"), seconds: Double(intOption("seconds")))
+
+    default:
+        fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
+    }
+} catch {
+    fail("\(error)")
+}
+
+/// The soak worker: a random mix of the four operations until `seconds` pass.
+func soak(group: String, id: String, seconds: Double) throws {
+    let resolver = resolver()
+    let defaults = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+    let inbox = try ShareInbox(groupIdentifier: group, resolver: resolver)
+    var generator = SystemRandomNumberGenerator()
+    let start = Date()
+    let warmUp = min(5, seconds / 10)
+    var sampled = false
+    var counter = 0
+    var enqueued = 0
+    while Date().timeIntervalSince(start) < seconds {
+        if !sampled && Date().timeIntervalSince(start) >= warmUp {
+            say("rss-start \(residentKilobytes())")
+            sampled = true
+        }
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0..<3:
+            // Sets: 64 slots per worker, each overwritten with an increasing value.
+            counter += 1
+            let slot = counter % 64
+            try defaults.save(counter, forKey: "s\(id).\(slot)")
+            say("set \(slot) \(counter)")
+        case 3..<5:
+            try defaults.update(Int.self, forKey: "shared") { ($0 ?? 0) + 1 }
+            say("inc")
+        case 5..<8:
+            enqueued += 1
+            let title = "\(id)-\(enqueued)"
+            try inbox.enqueue(SharedItem(title: title))
+            say("enq \(title)")
+        default:
+            try inbox.drain(maximumCount: 16) { item in say("got \(item.title ?? "?")") }
+        }
+    }
+    if !sampled { say("rss-start \(residentKilobytes())") }
+    say("rss-end \(residentKilobytes())")
+    say("done")
+}
+
+/// True when `error` is, or wraps, a system call that failed with ENOSPC.
+func isDiskFull(_ error: Error) -> Bool {
+    let text = "\(error)"
+    return text.contains("errno \(ENOSPC)") && text.contains("disk is full")
+}
+
+/// Temporary or staging leftovers in `directory` (recursively).
+func leftovers(_ directory: URL) -> [String] {
+    let names = FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []
+    return names.filter { $0.split(separator: "/").contains { AtomicFile.isTemporaryName(String($0)) } || ($0.hasPrefix("Staging/") ) }
+}
+
+/// Fills the (small) file system under the root three ways; each failure must be
+/// ENOSPC as a typed error with the previous content intact and nothing left behind.
+func diskFull(group: String, scratch: URL) throws {
+    let resolver = resolver()
+    var failures: [String] = []
+    // Defaults: a growing blob until the disk is full.
+    let defaults = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+    try defaults.save("before", forKey: "k")
+    var saved = 0
+    var last = Data()
+    while true {
+        let blob = Data(repeating: UInt8(saved % 250 + 1), count: (saved + 1) * 8192)
+        do {
+            try defaults.save(blob, forKey: "blob")
+            last = blob
+            saved += 1
+            if saved > 10_000 { failures.append("defaults: the disk never filled"); break }
+        } catch {
+            if !isDiskFull(error) || !(error is SharedDefaultsError) { failures.append("defaults: \(type(of: error)) \(error)") }
+            break
+        }
+    }
+    let fresh = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
+    if try fresh.load(forKey: "k") as? String != "before" || fresh.data(forKey: "blob") != last {
+        failures.append("defaults: the previous content changed")
+    }
+    let preferences = defaults.fileURL.deletingLastPathComponent()
+    if !leftovers(preferences).isEmpty { failures.append("defaults: left \(leftovers(preferences))") }
+    say("ok defaults: \(saved) saves, then ENOSPC; previous content intact")
+    // Make room, then fill the disk with inbox items.
+    try defaults.save(nil, forKey: "blob")
+    let inbox = try ShareInbox(groupIdentifier: group, resolver: resolver)
+    let attachment = scratch.appendingPathComponent("attachment.bin")
+    try Data(repeating: 7, count: 16_384).write(to: attachment)
+    var enqueued = 0
+    while true {
+        do {
+            try inbox.enqueue(SharedItem(title: "item \(enqueued)", attachments: [.init(fileURL: attachment)]))
+            enqueued += 1
+            if enqueued > 100_000 { failures.append("inbox: the disk never filled"); break }
+        } catch {
+            if !isDiskFull(error) || !(error is AppGroupError) { failures.append("inbox: \(type(of: error)) \(error)") }
+            break
+        }
+    }
+    if try inbox.pendingCount() != enqueued { failures.append("inbox: \(try inbox.pendingCount()) pending after \(enqueued) enqueues") }
+    let staging = inbox.directory.appendingPathComponent("Staging")
+    let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+    if !staged.isEmpty { failures.append("inbox: staging left \(staged)") }
+    say("ok inbox: \(enqueued) enqueues, then ENOSPC; all \(enqueued) pending, staging empty")
+    // Keychain: the disk is still full.
+    let keychain = try Keychain.fromEnvironment()
+    let key = GenericPassword(service: "s", account: "a", accessGroup: group)
+    do {
+        try keychain.save(Data(repeating: 1, count: 200_000), for: key)
+        failures.append("keychain: a 200 kB item was saved on a full disk")
+    } catch {
+        if !isDiskFull(error) || !(error is KeychainError) { failures.append("keychain: \(type(of: error)) \(error)") }
+    }
+    if try keychain.readIfPresent(key) != nil { failures.append("keychain: an item appeared") }
+    if !leftovers(keychain.device.directory).isEmpty { failures.append("keychain: left \(leftovers(keychain.device.directory))") }
+    say("ok keychain: ENOSPC on save, nothing stored")
+    // Drained, the disk has room again and everything works.
+    var drained = 0
+    try inbox.drain { _ in drained += 1 }
+    try defaults.save("after", forKey: "k")
+    if drained != enqueued || defaults.string(forKey: "k") != "after" { failures.append("recovery: drained \(drained) of \(enqueued)") }
+    say("ok recovery: \(drained) items drained, writes work again")
+    for failure in failures { say("FAIL " + failure) }
+    if !failures.isEmpty { exit(2) }
+    say("done")
+}

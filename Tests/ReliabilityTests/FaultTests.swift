@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+@testable import AppGroupContainer
+@testable import SharedDefaults
+@testable import SharedKeychain
+
+/// Write faults injected through `FaultInjection` (the seam every system call
+/// passes). The plan is process-wide, so this suite runs its tests one at a time
+/// and every plan fails only paths under the test's own sandbox: other suites
+/// running beside it are never affected.
+@Suite("Write faults", .serialized)
+struct FaultTests {
+    /// A plan failing `call` with `code` for paths under `prefix`; counts the faults.
+    static func plan(_ call: FaultInjection.Call, _ code: Int32, under prefix: String, count: Tally<Int>) -> FaultInjection.Plan {
+        { c, path in
+            guard c == call, path.hasPrefix(prefix) else { return nil }
+            count.update { $0 += 1 }
+            return code
+        }
+    }
+
+    static let faults: [(FaultInjection.Call, Int32)] = [
+        (.write, ENOSPC), (.write, EIO), (.fsync, ENOSPC), (.fsync, EIO), (.rename, ENOSPC), (.rename, EIO),
+    ]
+
+    /// The operation under test, on content that already exists: `prepare` writes
+    /// the previous content, `fail` attempts the change under the fault, `check`
+    /// says whether the previous content is intact, and `temporaries` lists what
+    /// a failed change might leave behind.
+    struct Target: Sendable {
+        let name: String
+        let prepare: @Sendable (Sandbox) throws -> Void
+        let fail: @Sendable (Sandbox) throws -> Void
+        let intact: @Sendable (Sandbox) throws -> Bool
+        let temporaries: @Sendable (Sandbox) throws -> [String]
+        /// Whether `error` is the module's typed error carrying the injected errno.
+        let typed: @Sendable (Error, Int32) -> Bool
+    }
+
+    static func preferencesTemporaries(_ sandbox: Sandbox) throws -> [String] {
+        let directory = sandbox.root.appendingPathComponent(Sandbox.group + "/Library/Preferences")
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter(AtomicFile.isTemporaryName)
+    }
+
+    static func inbox(_ sandbox: Sandbox) throws -> ShareInbox {
+        try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
+    }
+
+    static func inboxLeftovers(_ sandbox: Sandbox) throws -> [String] {
+        let inbox = try inbox(sandbox)
+        let staging = try FileManager.default.contentsOfDirectory(atPath: inbox.directory.appendingPathComponent("Staging").path)
+        let items = try FileManager.default.contentsOfDirectory(atPath: inbox.itemsDirectory.path)
+        return staging + (items.count == 1 ? [] : items)
+    }
+
+    static func appGroupErrno(_ error: Error, _ code: Int32) -> Bool {
+        guard case .systemCall(_, _, let e)? = error as? AppGroupError else { return false }
+        return e == code
+    }
+
+    static let targets: [Target] = [
+        Target(name: "SharedDefaults.save",
+               prepare: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver()).save("before", forKey: "k") },
+               fail: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver()).save("after", forKey: "k") },
+               intact: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver(sandboxShare($0))).load(forKey: "k") as? String == "before" },
+               temporaries: preferencesTemporaries,
+               typed: { error, code in
+                   guard case .fileSystem(_, .systemCall(_, _, let e))? = error as? SharedDefaultsError else { return false }
+                   return e == code
+               }),
+        Target(name: "SharedDefaults.update",
+               prepare: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver()).save(41, forKey: "n") },
+               fail: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver()).update(Int.self, forKey: "n") { ($0 ?? 0) + 1 } },
+               intact: { try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: $0.resolver()).load(forKey: "n") as? Int == 41 },
+               temporaries: preferencesTemporaries,
+               typed: { error, code in
+                   guard case .fileSystem(_, .systemCall(_, _, let e))? = error as? SharedDefaultsError else { return false }
+                   return e == code
+               }),
+        Target(name: "AtomicFile.write",
+               prepare: { try AtomicFile.write(Data("before".utf8), to: $0.root.appendingPathComponent("file")) },
+               fail: { try AtomicFile.write(Data("after".utf8), to: $0.root.appendingPathComponent("file")) },
+               intact: { try AtomicFile.read($0.root.appendingPathComponent("file")) == Data("before".utf8) },
+               temporaries: { try FileManager.default.contentsOfDirectory(atPath: $0.root.path).filter(AtomicFile.isTemporaryName) },
+               typed: appGroupErrno),
+        Target(name: "ShareInbox.enqueue",
+               prepare: { try inbox($0).enqueue(SharedItem(title: "before")) },
+               fail: { try inbox($0).enqueue(SharedItem(title: "after")) },
+               intact: { sandbox in
+                   var titles: [String?] = []
+                   try inbox(sandbox).drain { titles.append($0.title) }
+                   return titles == ["before"]
+               },
+               temporaries: inboxLeftovers,
+               typed: appGroupErrno),
+        Target(name: "ShareInbox.enqueue with an attachment",
+               prepare: { try inbox($0).enqueue(SharedItem(title: "before")) },
+               fail: { sandbox in
+                   let file = sandbox.scratch.appendingPathComponent("attachment.bin")
+                   try Data(repeating: 7, count: 100_000).write(to: file)
+                   try inbox(sandbox).enqueue(SharedItem(title: "after", attachments: [.init(fileURL: file)]))
+               },
+               intact: { sandbox in
+                   var titles: [String?] = []
+                   try inbox(sandbox).drain { titles.append($0.title) }
+                   return titles == ["before"]
+               },
+               temporaries: inboxLeftovers,
+               typed: appGroupErrno),
+        Target(name: "Keychain.save",
+               prepare: { try keychain($0).save(Data("before".utf8), for: GenericPassword(service: "s", account: "a")) },
+               fail: { try keychain($0).save(Data("after".utf8), for: GenericPassword(service: "s", account: "a")) },
+               intact: { try keychain($0).read(GenericPassword(service: "s", account: "a")) == Data("before".utf8) },
+               temporaries: { try FileManager.default.contentsOfDirectory(atPath: $0.root.appendingPathComponent("Keychains").path).filter(AtomicFile.isTemporaryName) },
+               typed: { error, code in
+                   guard let error = error as? KeychainError, case .storage(.systemCall(_, _, let e)) = error else { return false }
+                   return e == code && error.status == -36
+               }),
+    ]
+
+    static func sandboxShare(_ sandbox: Sandbox) -> Entitlements { sandbox.share }
+    static func keychain(_ sandbox: Sandbox) throws -> Keychain {
+        Keychain(device: try KeychainDevice(root: sandbox.root), identity: sandbox.app)
+    }
+
+    @Test("ENOSPC and EIO from write, fsync and rename: a typed error, the previous content intact, no temporary left")
+    func writeFaults() throws {
+        var injected = 0
+        var outcomes: [String] = []
+        for target in Self.targets {
+            for (call, code) in Self.faults {
+                let sandbox = try Sandbox()
+                try target.prepare(sandbox)
+                let count = Tally(0)
+                let label = "\(target.name) under \(call.rawValue) \(code == ENOSPC ? "ENOSPC" : "EIO")"
+                FaultInjection.with(Self.plan(call, code, under: sandbox.base.path, count: count)) {
+                    do {
+                        try target.fail(sandbox)
+                        Issue.record("\(label): no error")
+                    } catch {
+                        #expect(target.typed(error, code), "\(label): \(type(of: error)) \(error)")
+                        let text = "\(error)"
+                        #expect(text.contains(code == ENOSPC ? "disk is full" : "I/O error"), "\(label): the message says what happened: \(text)")
+                    }
+                }
+                #expect(count.current >= 1, "\(label): the fault was injected")
+                injected += count.current
+                #expect(try target.intact(sandbox), "\(label): the previous content is intact")
+                let left = try target.temporaries(sandbox)
+                #expect(left.isEmpty, "\(label): left behind \(left)")
+                outcomes.append(label)
+            }
+        }
+        report("write faults: \(outcomes.count) operations failed with ENOSPC/EIO from write, fsync or rename (\(injected) system calls failed); "
+            + "each gave a typed error, kept the previous content and left no temporary file")
+    }
+
+    /// Whether `error` is (or wraps) notDurable.
+    static func isNotDurable(_ error: Error) -> Bool {
+        switch error {
+        case AppGroupError.notDurable: return true
+        case SharedDefaultsError.fileSystem(_, .notDurable): return true
+        case KeychainError.storage(.notDurable): return true
+        default: return false
+        }
+    }
+
+    @Test("the directory fsync after the rename fails: the error says the change happened, and it did (no silent double)")
+    func directorySyncAfterRename() throws {
+        let group = Sandbox.group
+        let cases: [(String, (Sandbox) -> URL, (Sandbox) throws -> Void, (Sandbox) throws -> Bool)] = [
+            ("SharedDefaults.update", { $0.root.appendingPathComponent(group + "/Library/Preferences") },
+             { try SharedDefaults(requiringSuiteName: group, resolver: $0.resolver()).update(Int.self, forKey: "n") { ($0 ?? 0) + 1 } },
+             { try SharedDefaults(requiringSuiteName: group, resolver: $0.resolver($0.share)).load(forKey: "n") as? Int == 1 }),
+            ("AtomicFile.write", { $0.root },
+             { try AtomicFile.write(Data("after".utf8), to: $0.root.appendingPathComponent("file")) },
+             { try AtomicFile.read($0.root.appendingPathComponent("file")) == Data("after".utf8) }),
+            ("ShareInbox.enqueue", { $0.root.appendingPathComponent(group + "/Library/Application Support/Inbox/Items") },
+             { try Self.inbox($0).enqueue(SharedItem(title: "after")) },
+             { sandbox in
+                 var titles: [String?] = []
+                 try Self.inbox(sandbox).drain { titles.append($0.title) }
+                 return titles == ["after"]
+             }),
+            ("Keychain.save", { $0.root.appendingPathComponent("Keychains") },
+             { try Self.keychain($0).save(Data("after".utf8), for: GenericPassword(service: "s", account: "a")) },
+             { try Self.keychain($0).read(GenericPassword(service: "s", account: "a")) == Data("after".utf8) }),
+        ]
+        for (name, directory, change, changed) in cases {
+            let sandbox = try Sandbox()
+            let target = directory(sandbox).standardizedFileURL.path
+            let count = Tally(0)
+            let plan: FaultInjection.Plan = { call, path in
+                guard call == .fsync, path == target else { return nil }
+                count.update { $0 += 1 }
+                return EIO
+            }
+            FaultInjection.with(plan) {
+                do {
+                    try change(sandbox)
+                    Issue.record("\(name): no error although the directory fsync failed")
+                } catch {
+                    #expect(Self.isNotDurable(error), "\(name): \(error)")
+                    #expect("\(error)".contains("every process sees the change"), "\(name): \(error)")
+                }
+            }
+            #expect(count.current == 1, "\(name): the fault was injected once")
+            #expect(try changed(sandbox), "\(name): the change is in place, once")
+        }
+    }
+
+    @Test("a failed save that the next one repairs: after the fault, the same instance writes and reads again")
+    func recoveryAfterFault() throws {
+        let sandbox = try Sandbox()
+        let defaults = try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver())
+        try defaults.save(1, forKey: "n")
+        let count = Tally(0)
+        FaultInjection.with(Self.plan(.rename, EIO, under: sandbox.base.path, count: count)) {
+            defaults.set(2, forKey: "n")
+        }
+        guard case .fileSystem(_, .systemCall("rename", _, EIO))? = defaults.lastError else {
+            Issue.record("lastError is \(String(describing: defaults.lastError))")
+            return
+        }
+        #expect(defaults.integer(forKey: "n") == 1)
+        try defaults.save(3, forKey: "n")
+        #expect(try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver(sandbox.share)).load(forKey: "n") as? Int == 3)
+    }
+
+    @Test("EINTR from the lock wait is retried: the operation completes")
+    func interruptedLockWait() throws {
+        let sandbox = try Sandbox()
+        var interrupted = 0
+        let operations: [(String, () throws -> Void)] = [
+            ("FileCoordinator, blocking wait", {
+                try FileCoordinator().coordinate(writingItemAt: sandbox.root.appendingPathComponent("a")) { url in
+                    try AtomicFile.write(Data("a".utf8), to: url)
+                }
+            }),
+            ("FileCoordinator, wait with a deadline", {
+                try FileCoordinator(timeout: 5).coordinate(readingItemAt: sandbox.root.appendingPathComponent("a")) { _ in }
+            }),
+            ("SharedDefaults.save", {
+                try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver()).save("v", forKey: "k")
+            }),
+            ("ShareInbox.enqueue", { try Self.inbox(sandbox).enqueue(SharedItem(title: "t")) }),
+            ("Keychain.save", { try Self.keychain(sandbox).save(Data("v".utf8), for: GenericPassword(service: "s", account: "a")) }),
+        ]
+        for (name, operation) in operations {
+            // EINTR on the first three lock attempts, then the real call.
+            let count = Tally(0)
+            let prefix = sandbox.base.path
+            let plan: FaultInjection.Plan = { call, path in
+                guard call == .lock, path.hasPrefix(prefix) else { return nil }
+                return count.update { n -> Int32? in
+                    n += 1
+                    return n <= 3 ? EINTR : nil
+                }
+            }
+            FaultInjection.with(plan) {
+                #expect(throws: Never.self, "\(name)") { try operation() }
+            }
+            #expect(count.current >= 4, "\(name): the lock was retried after EINTR (\(count.current) attempts)")
+            interrupted += min(count.current, 3)
+        }
+        #expect(try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver()).load(forKey: "k") as? String == "v")
+        #expect(try Self.inbox(sandbox).pendingCount() == 1)
+        report("EINTR: \(interrupted) interrupted lock waits in \(operations.count) operations, all retried and completed")
+    }
+}

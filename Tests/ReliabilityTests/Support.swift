@@ -1,0 +1,213 @@
+import AppGroupContainer
+import Foundation
+import Testing
+
+/// How hard the tests push: the normal run fits `swift test` on two busy cores;
+/// `APP_GROUP_SOAK=1` runs the deep version (see README, "Reliability").
+enum Load {
+    static let environment = ProcessInfo.processInfo.environment
+    static let soak = environment["APP_GROUP_SOAK"] == "1"
+
+    static func number(_ key: String, normal: Int, soak soakValue: Int) -> Int {
+        if let text = environment[key], let value = Int(text) { return value }
+        return soak ? soakValue : normal
+    }
+
+    /// SIGKILLs of writers in the crash test.
+    static var kills: Int { number("APP_GROUP_SOAK_KILLS", normal: 500, soak: 5000) }
+    /// Lock holders killed.
+    static var lockDeaths: Int { number("APP_GROUP_SOAK_LOCK_DEATHS", normal: 100, soak: 1000) }
+    /// Mutated inputs per reader in the fuzz tests.
+    static var fuzzInputs: Int { number("APP_GROUP_SOAK_FUZZ", normal: 10_000, soak: 200_000) }
+    /// Seconds the 8-process soak runs.
+    static var soakSeconds: Int { number("APP_GROUP_SOAK_SECONDS", normal: 60, soak: 600) }
+    /// The fuzz seed (fixed unless given).
+    static var seed: UInt64 { UInt64(environment["APP_GROUP_SOAK_SEED"] ?? "") ?? 0x5EED_0AB1_E5 }
+}
+
+/// A fresh directory for one test: `root/` (the container root), `outside/` (where
+/// planted links point; nothing may ever be written there) and `scratch/` (files
+/// the writers share from). Removed when the test ends.
+final class Sandbox: @unchecked Sendable {
+    static let group = "group.ai.systenics.reliability"
+    let base: URL
+    let root: URL
+    let outside: URL
+    let scratch: URL
+    let app: Entitlements
+    let share: Entitlements
+    let outsider: Entitlements
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ReliabilityTests-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+        root = base.appendingPathComponent("root", isDirectory: true)
+        outside = base.appendingPathComponent("outside", isDirectory: true)
+        scratch = base.appendingPathComponent("scratch", isDirectory: true)
+        for directory in [root, outside, scratch] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        app = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability", applicationGroups: [Self.group])
+        share = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability.share", applicationGroups: [Self.group])
+        outsider = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.other")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: base) }
+
+    func resolver(_ identity: Entitlements? = nil) -> ContainerResolver {
+        ContainerResolver(root: root, entitlements: identity ?? app)
+    }
+
+    /// The environment that makes a probe act as `identity` on this sandbox's root.
+    func environment(_ identity: Entitlements, root: URL? = nil) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in identity.environment { env[k] = v }
+        env[ContainerResolver.rootEnvironmentKey] = (root ?? self.root).path
+        env["APP_GROUP_QUIET"] = "1"
+        return env
+    }
+
+    /// Every path under `outside/` (must stay empty but for what a test put there).
+    func outsideContents() -> [String] {
+        (FileManager.default.enumerator(atPath: outside.path)?.allObjects as? [String] ?? []).sorted()
+    }
+}
+
+/// A running ReliabilityProbe, its standard output collected line by line.
+final class Child: @unchecked Sendable {
+    let process = Process()
+    private let out = Pipe()
+    private let err = Pipe()
+    private let box = TextBox()
+    private let errorBox = TextBox()
+
+    static let executable: URL? = {
+        var candidates: [URL] = []
+        let main = Bundle.main.bundleURL
+        candidates.append(main.appendingPathComponent("ReliabilityProbe"))
+        candidates.append(main.deletingLastPathComponent().appendingPathComponent("ReliabilityProbe"))
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ReliabilityProbe"))
+        }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug/ReliabilityProbe"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    convenience init(_ arguments: [String], environment: [String: String]) throws {
+        try self.init(executable: try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle"),
+                      arguments: arguments, environment: environment)
+    }
+
+    init(executable: URL, arguments: [String], environment: [String: String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        for (pipe, target) in [(out, box), (err, errorBox)] {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    target.append(data)
+                }
+                target.ended.signal()
+            }
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var output: String { box.text }
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// Waits (up to `seconds`, a liveness deadline) until standard output holds `text`.
+    func waitFor(_ text: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if box.contains(text) { return true }
+            if !process.isRunning { return box.contains(text) }
+            usleep(1_000)
+        }
+        return box.contains(text)
+    }
+
+    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+
+    /// Waits for the exit (killing it after `seconds`) and returns the status and
+    /// the two outputs once both pipes are closed.
+    @discardableResult
+    func finish(seconds: Double = 120) -> (status: Int32, reason: Process.TerminationReason, output: String, error: String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning { kill() }
+        process.waitUntilExit()
+        _ = box.ended.wait(timeout: .now() + 10)
+        _ = errorBox.ended.wait(timeout: .now() + 10)
+        return (process.terminationStatus, process.terminationReason, box.text, errorBox.text)
+    }
+}
+
+final class TextBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    let ended = DispatchSemaphore(value: 0)
+    func append(_ more: Data) { lock.withLock { data.append(more) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    func contains(_ s: String) -> Bool { lock.withLock { data.range(of: Data(s.utf8)) != nil } }
+}
+
+/// Runs `body(lane)` for each lane on its own thread and waits for all of them
+/// (threads, not the cooperative pool: the bodies block on child processes).
+func onThreads(_ lanes: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for lane in 0..<lanes {
+        group.enter()
+        Thread.detachNewThread {
+            body(lane)
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+/// A tally shared by threads.
+final class Tally<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func update<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    var current: Value { lock.withLock { value } }
+}
+
+/// SplitMix64: a small deterministic generator, so a fuzz run can be replayed from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Figures the tests measured, printed at the end of each test for the README.
+func report(_ text: String) {
+    print("[reliability] " + text)
+}
+
+/// Every entry under `directory` (recursively), with its lstat mode.
+func walk(_ directory: URL) -> [(path: String, mode: mode_t)] {
+    var result: [(String, mode_t)] = []
+    guard let names = FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] else { return [] }
+    for name in names {
+        var st = stat()
+        let path = directory.appendingPathComponent(name).path
+        if lstat(path, &st) == 0 { result.append((path, st.st_mode)) }
+    }
+    return result
+}
