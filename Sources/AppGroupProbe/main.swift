@@ -16,6 +16,10 @@ import Foundation
 //                                         identity and root from the environment; prints
 //                                         each path, or "nil <group>" and exits 2
 //   save --file F --text T                coordinated atomic save of T into F
+//   async-waiters --file F --count N      N tasks wait (async coordinate, 30 s timeout) for
+//                                         F's write lock; prints "pool free" once other
+//                                         async work has run beside them (exit 4 if it
+//                                         cannot within 5 s), then "acquired N" when all got it
 //
 // Options for every command:
 //   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
@@ -153,6 +157,30 @@ do {
             try AtomicFile.write(Data(option("text").utf8), to: url)
         }
         say("saved")
+    case "async-waiters":
+        // In a process of its own, so the test runner's other tasks cannot crowd the pool.
+        let file = URL(fileURLWithPath: option("file"))
+        let count = intOption("count")
+        let acquired = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            Task.detached {
+                do {
+                    try await FileCoordinator(timeout: 30).coordinate(writingItemAt: file) { (_: URL) async in }
+                } catch {
+                    fail("a waiter failed: \(error)")
+                }
+                acquired.signal()
+            }
+        }
+        let ran = DispatchSemaphore(value: 0)
+        Task.detached {
+            await Task.yield()
+            ran.signal()
+        }
+        guard ran.wait(timeout: .now() + 5) == .success else { fail("the waiting tasks starved the cooperative pool", code: 4) }
+        say("pool free")
+        for _ in 0..<count { acquired.wait() }
+        say("acquired \(count)")
     default:
         fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
     }

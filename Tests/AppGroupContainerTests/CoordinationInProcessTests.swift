@@ -275,32 +275,18 @@ extension MultiProcess {
                     probes.append(holder)
                     try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
 
-                    // Far more waiters than the pool has threads (one per core).
+                    // Far more waiters than the pool has threads (one per core), in a probe
+                    // process: this runner's own pool is shared with every other test.
                     let waiters = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
-                    let acquired = DispatchSemaphore(value: 0)
-                    let failures = Locked<[String]>([])
-                    for _ in 0..<waiters {
-                        Task.detached {
-                            do { try await FileCoordinator(timeout: 30).coordinate(writingItemAt: file) { (_: URL) async in } } catch {
-                                failures.withLock { $0.append("\(error)") }
-                            }
-                            acquired.signal()
-                        }
-                    }
-                    // Other async work still runs while they all wait.
-                    let ran = DispatchSemaphore(value: 0)
-                    Task.detached {
-                        await Task.yield()
-                        ran.signal()
-                    }
-                    #expect(ran.wait(timeout: .now() + 5) == .success, "the waiting tasks starved the cooperative pool")
-                    #expect(acquired.wait(timeout: .now() + 0.2) == .timedOut, "a task got a lock another process holds")
+                    let probe = try Probe(["async-waiters", "--file", file.path, "--count", String(waiters)])
+                    probes.append(probe)
+                    #expect(probe.waitForLine("pool free", timeout: 10), "the waiting tasks starved the cooperative pool: \(probe.errorOutput)")
+                    usleep(200_000)
+                    #expect(!probe.output.contains("acquired"), "a task got a lock another process holds")
 
                     holder.kill()
-                    var got = 0
-                    while got < waiters, acquired.wait(timeout: .now() + 10) == .success { got += 1 }
-                    #expect(got == waiters)
-                    #expect(failures.withLock { $0 } == [])
+                    #expect(probe.waitForExit(timeout: 30) == 0, "stderr: \(probe.errorOutput)")
+                    #expect(probe.output.contains("acquired \(waiters)"))
                 }
             }
         }
