@@ -30,11 +30,12 @@ let package = Package(
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
-        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer"]),
-        .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults"]),
-        .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain"]),
+        .target(name: "ProbeSupport"),
+        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer", "ProbeSupport"]),
+        .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ProbeSupport"]),
+        .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
-        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain"]),
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
         .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
 

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import ProbeSupport
 import Foundation
 
 // A helper process for the multi-process tests. Each command does one thing to
@@ -25,32 +26,6 @@ import Foundation
 //   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
 //   --go FILE       print "ready", then wait until FILE exists (a start barrier, so
 //                   that several probes begin at the same moment)
-
-func option(_ name: String, _ fallback: String? = nil) -> String {
-    if let value = optionalOption(name) { return value }
-    if let fallback { return fallback }
-    fail("missing --\(name)")
-}
-
-func optionalOption(_ name: String) -> String? {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
-    return nil
-}
-
-func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
-    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
-    return value
-}
-
-func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("AppGroupProbe: \(message)\n".utf8))
-    exit(code)
-}
-
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 func readCounter(_ url: URL) throws -> Int {
     guard let data = try AtomicFile.read(url) else { return 0 }

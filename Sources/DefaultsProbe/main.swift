@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ProbeSupport
 import SharedDefaults
 
 // A helper process for the SharedDefaults multi-process tests. Identity and
@@ -14,27 +15,6 @@ import SharedDefaults
 //   register --suite S --key K --value V         register K=V, set "written"=1, print what K reads
 //   get --suite S --key K                        print K's value (integer form), or "nil"
 //   watch --suite S --key K --until N            observe K; print "ready", then each value; exit at N
-
-func option(_ name: String, _ fallback: String? = nil) -> String {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
-    if let fallback { return fallback }
-    fail("missing --\(name)")
-}
-
-func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
-    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
-    return value
-}
-
-func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("DefaultsProbe: \(message)\n".utf8))
-    exit(code)
-}
-
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 func openSuite() -> SharedDefaults {
     do {

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ProbeSupport
 import SharedKeychain
 
 // A helper process for the multi-process keychain tests. Its identity (entitlements),
@@ -19,26 +20,6 @@ import SharedKeychain
 //   device lock|unlock|reboot|passcode-on|passcode-off
 //                                         changes the simulated device state; prints it
 //   hold-lock                             takes the keychain's write lock, prints "locked", sleeps
-
-func option(_ name: String) -> String? {
-    let args = CommandLine.arguments
-    guard let i = args.firstIndex(of: "--" + name), i + 1 < args.count else { return nil }
-    return args[i + 1]
-}
-
-func require(_ name: String) -> String {
-    guard let value = option(name) else { fail("missing --\(name)") }
-    return value
-}
-
-func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("KeychainProbe: \(message)\n".utf8))
-    exit(code)
-}
-
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 /// The seeds' SharedVault, with the group overridable for the table's cases.
 enum SharedVault {
@@ -66,7 +47,7 @@ func publishSessionToken(_ token: Data) -> OSStatus {
 
 func report(_ status: OSStatus, found: CFTypeRef?) {
     var line = "status=\(status)"
-    if let expected = option("expect"), status == errSecSuccess {
+    if let expected = optionalOption("expect"), status == errSecSuccess {
         line += (found as? Data) == Data(expected.utf8) ? " match" : " mismatch"
     }
     say(line)
@@ -77,24 +58,24 @@ switch command {
 case "add":
     var query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: require("service"),
-        kSecAttrAccount as String: require("account"),
-        kSecValueData as String: Data((option("value") ?? "").utf8),
+        kSecAttrService as String: option("service"),
+        kSecAttrAccount as String: option("account"),
+        kSecValueData as String: Data((optionalOption("value") ?? "").utf8),
     ]
-    if let group = option("group") { query[kSecAttrAccessGroup as String] = group }
-    if let accessible = option("accessible") { query[kSecAttrAccessible as String] = accessible }
+    if let group = optionalOption("group") { query[kSecAttrAccessGroup as String] = group }
+    if let accessible = optionalOption("accessible") { query[kSecAttrAccessible as String] = accessible }
     if CommandLine.arguments.contains("--sync") { query[kSecAttrSynchronizable as String] = true }
     say("status=\(SecItemAdd(query as CFDictionary, nil))")
 case "read":
     var query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: require("service"),
-        kSecAttrAccount as String: require("account"),
+        kSecAttrService as String: option("service"),
+        kSecAttrAccount as String: option("account"),
         kSecReturnData as String: true,
         kSecMatchLimit as String: kSecMatchLimitOne,
     ]
-    if let group = option("group") { query[kSecAttrAccessGroup as String] = group }
-    switch option("sync") {
+    if let group = optionalOption("group") { query[kSecAttrAccessGroup as String] = group }
+    switch optionalOption("sync") {
     case "any": query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
     case "true": query[kSecAttrSynchronizable as String] = true
     default: break
@@ -103,12 +84,12 @@ case "read":
     let status = SecItemCopyMatching(query as CFDictionary, &found)
     report(status, found: found)
 case "publish-session-token":
-    say("status=\(publishSessionToken(Data(require("token").utf8)))")
+    say("status=\(publishSessionToken(Data(option("token").utf8)))")
 case "read-session-token":
     // The seeds' readSessionTokenInExtension query, reporting its status.
     let query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
-        kSecAttrAccessGroup as String: option("group") ?? SharedVault.group,
+        kSecAttrAccessGroup as String: optionalOption("group") ?? SharedVault.group,
         kSecAttrService as String: SharedVault.service,
         kSecAttrAccount as String: "active-user",
         kSecReturnData as String: true,
@@ -118,8 +99,8 @@ case "read-session-token":
     let status = SecItemCopyMatching(query as CFDictionary, &found)
     report(status, found: found)
 case "add-many":
-    let prefix = require("prefix")
-    guard let count = Int(require("count")) else { fail("--count must be an integer") }
+    let prefix = option("prefix")
+    guard let count = Int(option("count")) else { fail("--count must be an integer") }
     for i in 0..<count {
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,

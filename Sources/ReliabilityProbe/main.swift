@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ProbeSupport
 import SharedDefaults
 import SharedKeychain
 
@@ -27,36 +28,6 @@ import SharedKeychain
 //        mixes sets, updates, enqueues and drains for S seconds; prints "set <slot> <v>",
 //        "inc", "enq <title>", "got <title>", "rss-start <kB>", "rss-end <kB>", "done"
 
-func option(_ name: String, _ fallback: String? = nil) -> String {
-    let args = CommandLine.arguments
-    if let i = args.firstIndex(of: "--" + name), i + 1 < args.count { return args[i + 1] }
-    if let fallback { return fallback }
-    fail("missing --\(name)")
-}
-
-func intOption(_ name: String, _ fallback: Int? = nil) -> Int {
-    guard let value = Int(option(name, fallback.map(String.init))) else { fail("--\(name) must be an integer") }
-    return value
-}
-
-func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("ReliabilityProbe: \(message)\n".utf8))
-    exit(code)
-}
-
-/// One write(2) per line, unbuffered: a line printed is a call that returned, even
-/// if SIGKILL follows at once.
-func say(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        if n <= 0 { if errno == EINTR { continue }; exit(9) }
-        offset += n
-    }
-}
-
-/// Resident memory in kB, from /proc/self/status (0 where there is none).
 func residentKilobytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
     for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
