@@ -1,0 +1,109 @@
+import Foundation
+
+// MARK: - Xcode .entitlements files
+
+extension Entitlements {
+    /// Loads an Xcode `.entitlements` file (an XML or binary property list) and
+    /// expands `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` to `TEAMID.`,
+    /// and `$(CFBundleIdentifier)` / `$(PRODUCT_BUNDLE_IDENTIFIER)` to the bundle id,
+    /// as signing does.
+    ///
+    /// Xcode adds `application-identifier` at signing time, so most files lack it:
+    /// `bundleIdentifier` supplies it then. A file that has one must agree.
+    /// - Throws: ``AppGroupError/invalidEntitlements(source:key:problem:)`` naming the
+    ///   file and the key, for a file that is not a property list, wrong types, an
+    ///   unexpanded build setting or a group that is not a valid identifier.
+    public init(contentsOf url: URL, teamIdentifier: String, bundleIdentifier: String? = nil) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw AppGroupError.invalidEntitlements(source: url.path, key: "(file)", problem: "cannot be read: \(error.localizedDescription)")
+        }
+        try self.init(propertyList: data, source: url.path, teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// Parses the bytes of an entitlements property list; `source` names it in errors.
+    public init(propertyList data: Data, source: String, teamIdentifier: String, bundleIdentifier: String? = nil) throws {
+        guard GroupIdentifier.isTeamIdentifier(teamIdentifier) else {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(team identifier)",
+                problem: "\(AppGroupError.quote(teamIdentifier)) is not a ten-character upper-case Team ID such as A1B2C3D4E5")
+        }
+        if let problem = PropertyListScreen.problem(in: data) {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(file)", problem: problem)
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(file)",
+                problem: "not a property list (\(data.count) bytes); an .entitlements file is an XML plist with a <dict> root")
+        }
+        guard let dict = root as? [String: Any] else {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(root)",
+                problem: "the root is a \(Self.typeName(root)), expected a dictionary")
+        }
+        let expand = { (value: String, key: String) throws -> String in
+            var s = value.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: teamIdentifier + ".")
+                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: teamIdentifier + ".")
+            if let bundleIdentifier {
+                s = s.replacingOccurrences(of: "$(CFBundleIdentifier)", with: bundleIdentifier)
+                    .replacingOccurrences(of: "$(PRODUCT_BUNDLE_IDENTIFIER)", with: bundleIdentifier)
+            }
+            if let range = s.range(of: "$(") {
+                let name = s[range.lowerBound...].prefix(while: { $0 != ")" })
+                throw AppGroupError.invalidEntitlements(source: source, key: key,
+                    problem: "build setting \(name)) is not expanded; only $(AppIdentifierPrefix), $(TeamIdentifierPrefix) and the bundle identifier are")
+            }
+            return s
+        }
+        func strings(_ key: String) throws -> [String] {
+            guard let value = dict[key] else { return [] }
+            guard let array = value as? [Any] else {
+                throw AppGroupError.invalidEntitlements(source: source, key: key,
+                    problem: "is a \(Self.typeName(value)), expected an array of strings")
+            }
+            return try array.enumerated().map { index, element in
+                guard let string = element as? String else {
+                    throw AppGroupError.invalidEntitlements(source: source, key: "\(key)[\(index)]",
+                        problem: "is a \(Self.typeName(element)), expected a string")
+                }
+                return try expand(string, key)
+            }
+        }
+        var applicationIdentifier: String
+        if let value = dict[Self.applicationIdentifierKey] {
+            guard let string = value as? String else {
+                throw AppGroupError.invalidEntitlements(source: source, key: Self.applicationIdentifierKey,
+                    problem: "is a \(Self.typeName(value)), expected a string")
+            }
+            applicationIdentifier = try expand(string, Self.applicationIdentifierKey)
+            if let bundleIdentifier, applicationIdentifier != teamIdentifier + "." + bundleIdentifier {
+                throw AppGroupError.invalidEntitlements(source: source, key: Self.applicationIdentifierKey,
+                    problem: "\(applicationIdentifier) disagrees with the team and bundle identifier given (\(teamIdentifier).\(bundleIdentifier))")
+            }
+        } else if let bundleIdentifier {
+            applicationIdentifier = teamIdentifier + "." + bundleIdentifier
+        } else {
+            throw AppGroupError.invalidEntitlements(source: source, key: Self.applicationIdentifierKey,
+                problem: "missing, and no bundle identifier was given to build it from (Xcode adds it at signing: pass the target's bundle id)")
+        }
+        try self.init(applicationIdentifier: applicationIdentifier,
+                      applicationGroups: try strings(Self.applicationGroupsKey),
+                      keychainAccessGroups: try strings(Self.keychainAccessGroupsKey),
+                      source: source)
+    }
+
+    static func typeName(_ value: Any) -> String {
+        switch value {
+        case is String: return "string"
+        case is Bool: return "boolean"
+        case is Int, is Double: return "number"
+        case is Data: return "data"
+        case is Date: return "date"
+        case is [Any]: return "array"
+        case is [String: Any]: return "dictionary"
+        default: return String(describing: type(of: value))
+        }
+    }
+}
