@@ -39,14 +39,14 @@ let package = Package(
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
         .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
 
-        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupContainer", "AppGroupProbe"]),
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["SharedDefaults", "DefaultsProbe"]),
-        .testTarget(name: "SharedKeychainTests", dependencies: ["SharedKeychain", "KeychainProbe"]),
+        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe"]),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "SharedDefaults", "DefaultsProbe"]),
+        .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
         .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
-        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["Benchmarks"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
+        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]
 )

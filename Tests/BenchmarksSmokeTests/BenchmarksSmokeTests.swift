@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -49,17 +50,7 @@ struct BenchmarksSmokeTests {
 }
 
 /// The Benchmarks executable beside the test bundle (`.build/debug/Benchmarks`).
-private let executable: URL? = {
-    var candidates: [URL] = []
-    for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-        candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("Benchmarks"))
-    }
-    candidates.append(Bundle.main.bundleURL.appendingPathComponent("Benchmarks"))
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("Benchmarks"))
-    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(package.appendingPathComponent(".build/debug/Benchmarks"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
+private let executable = SimulatedDevice.builtExecutable(named: "Benchmarks")
 
 /// Runs Benchmarks with `arguments` and TMPDIR set to `tmp`; kills it after `seconds`.
 private func runBenchmarks(_ arguments: [String], tmp: URL, seconds: Double) throws -> (status: Int32, output: String, error: String) {

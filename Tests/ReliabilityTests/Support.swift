@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -81,18 +82,7 @@ final class Child: @unchecked Sendable {
     private let box = TextBox()
     private let errorBox = TextBox()
 
-    static let executable: URL? = {
-        var candidates: [URL] = []
-        let main = Bundle.main.bundleURL
-        candidates.append(main.appendingPathComponent("ReliabilityProbe"))
-        candidates.append(main.deletingLastPathComponent().appendingPathComponent("ReliabilityProbe"))
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ReliabilityProbe"))
-        }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug/ReliabilityProbe"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable = SimulatedDevice.builtExecutable(named: "ReliabilityProbe")
 
     convenience init(_ arguments: [String], environment: [String: String]) throws {
         try self.init(executable: try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle"),

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 @testable import SharedDefaults
 
@@ -52,19 +53,7 @@ final class Probe: @unchecked Sendable {
     private let err = Pipe()
     private let reader: Thread
 
-    static let executable: URL? = {
-        var candidates: [URL] = []
-        let main = Bundle.main.bundleURL
-        candidates.append(main.appendingPathComponent("DefaultsProbe"))
-        candidates.append(main.deletingLastPathComponent().appendingPathComponent("DefaultsProbe"))
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("DefaultsProbe"))
-        }
-        // The package's own build directory, from this file's location.
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug/DefaultsProbe"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable = SimulatedDevice.builtExecutable(named: "DefaultsProbe")
 
     init(arguments: [String], environment: [String: String]) throws {
         guard let executable = Self.executable else {

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 @testable import SharedKeychain
 import Testing
@@ -64,18 +65,7 @@ struct ProbeResult {
 
 /// Runs the KeychainProbe executable built beside the test bundle.
 enum Probe {
-    static let url: URL? = {
-        var candidates: [URL] = []
-        let main = Bundle.main.bundleURL
-        candidates.append(main.appendingPathComponent("KeychainProbe"))
-        candidates.append(main.deletingLastPathComponent().appendingPathComponent("KeychainProbe"))
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("KeychainProbe"))
-        }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug/KeychainProbe"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let url = SimulatedDevice.builtExecutable(named: "KeychainProbe")
 
     /// A started probe; `finish()` waits for it and collects its output.
     final class Running: @unchecked Sendable {

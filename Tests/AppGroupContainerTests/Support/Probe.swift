@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -116,23 +117,13 @@ final class Probe: @unchecked Sendable {
 
     /// AppGroupProbe beside the test bundle (.build/<config>/AppGroupProbe).
     static func executable() throws -> URL {
-        var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                           Bundle.main.executableURL?.deletingLastPathComponent(),
-                           URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for case let directory? in directories {
-            let candidate = directory.appendingPathComponent("AppGroupProbe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw ProbeMissing(searched: directories.compactMap { $0?.path })
+        guard let url = SimulatedDevice.builtExecutable(named: "AppGroupProbe") else { throw ProbeMissing() }
+        return url
     }
 
     struct ProbeMissing: Error, CustomStringConvertible {
-        let searched: [String]
         var description: String {
-            "AppGroupProbe not found beside the test bundle (searched \(searched.joined(separator: ", "))); build it with `swift build`"
+            "AppGroupProbe not found beside the test bundle; build it with `swift build`"
         }
     }
 }
