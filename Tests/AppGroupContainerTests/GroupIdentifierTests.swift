@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ struct GroupIdentifierTests {
 
     @Test("a fuzz of random and crafted strings never resolves outside the root")
     func fuzzNeverEscapes() throws {
-        var generator = SplitMix64(seed: 0x5EED_A99C)
+        var generator = SeededGenerator(seed: 0x5EED_A99C)
         let pieces = ["group.", "group", ".", "..", "/", "\\", "a", "Z", "9", "-", "_", "%2F", "%2e%2e", "\u{0}", " ", "\n",
                       "é", "\u{2215}", "\u{FF0F}", "\u{202E}", "A1B2C3D4E5", "A1B2C3D4E5.", "~", "$(HOME)", "*", "com", "example"]
         var candidates: [String] = []
@@ -152,15 +153,3 @@ func AppGroupErrorQuote(_ s: String) -> String {
     s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? String(format: "\\u{%02X}", $0.value) : String($0) }.joined()
 }
 
-/// A small deterministic generator, so a failing fuzz case can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 @testable import SharedDefaults
 import Testing

@@ -172,19 +172,6 @@ final class Tally<Value>: @unchecked Sendable {
     var current: Value { lock.withLock { value } }
 }
 
-/// SplitMix64: a small deterministic generator, so a fuzz run can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Figures the tests measured, printed at the end of each test for the README.
 func report(_ text: String) {
     print("[reliability] " + text)
