@@ -124,20 +124,32 @@ package final class DirectoryHandle {
         return removed
     }
 
-    /// Removes every temporary file a save of `name` left (`.<name>.tmp-<pid>-<n>`,
-    /// exactly that shape, so another file's temporaries are never taken). Call it
-    /// only while holding `name`'s write lock: every save happens under that lock,
-    /// so no temporary then belongs to a live writer. Returns how many went.
+    /// Removes the temporary files saves of `name` left (`.<name>.tmp-<pid>-<n>`,
+    /// exactly that shape, so another file's temporaries are never taken); returns
+    /// how many went. Only temporaries whose writer is provably gone are removed:
+    /// - `holdingWriteLock`: the caller holds `name`'s write lock and every save
+    ///   happens under it, so no live writer has a temporary: all go;
+    /// - otherwise (a reader): those whose pid no longer exists, and at least a
+    ///   second old (a writer in another pid namespace would not show up by pid).
     @discardableResult
-    package func removeTemporaries(of name: String) -> Int {
+    package func removeTemporaries(of name: String, holdingWriteLock: Bool) -> Int {
         let prefix = AtomicFile.temporaryPrefix(for: name)
         var stale: [String] = []
         _ = try? Sys.forEachEntry(in: path) { entry in
             guard entry.hasPrefix(prefix) else { return }
             let parts = entry.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
-            if parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) {
-                stale.append(entry)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return }
+            if !holdingWriteLock {
+                guard let pid = pid_t(parts[0]), !Sys.processExists(pid),
+                      let st = try? Sys.lstatat(fd, entry, path: pathOf(entry)) else { return }
+                #if canImport(Darwin)
+                let modified = Double(st.st_mtimespec.tv_sec)
+                #else
+                let modified = Double(st.st_mtim.tv_sec)
+                #endif
+                guard Date().timeIntervalSince1970 - modified >= 1 else { return }
             }
+            stale.append(entry)
         }
         return stale.filter { (try? Sys.unlinkat(fd, $0, path: pathOf($0))) == true }.count
     }

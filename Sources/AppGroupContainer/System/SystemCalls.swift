@@ -412,9 +412,15 @@ extension Sys {
 
     /// geteuid(2): the owner every directory the package trusts must have.
     static func effectiveUser() -> uid_t { geteuid() }
+
+    /// kill(2) with signal 0: false only when no process has that id (ESRCH).
+    static func processExists(_ pid: pid_t) -> Bool {
+        pid > 0 && (systemKill(pid, 0) == 0 || errno != ESRCH)
+    }
 }
 
 private func systemOpenat(_ d: Int32, _ p: String, _ f: Int32, _ m: mode_t) -> Int32 { openat(d, p, f, m) }
 private func systemFstatat(_ d: Int32, _ p: String, _ st: inout stat, _ f: Int32) -> Int32 { fstatat(d, p, &st, f) }
 private func systemRenameat(_ d: Int32, _ a: String, _ e: Int32, _ b: String) -> Int32 { renameat(d, a, e, b) }
+private func systemKill(_ p: pid_t, _ s: Int32) -> Int32 { kill(p, s) }
 private func systemUnlinkat(_ d: Int32, _ p: String, _ f: Int32) -> Int32 { unlinkat(d, p, f) }

@@ -50,7 +50,7 @@ enum KeychainFile {
     static func modifyLocked<T>(_ url: URL, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
         let directory = try requireDirectory(url)
         let name = url.lastPathComponent
-        directory.removeTemporaries(of: name)
+        directory.removeTemporaries(of: name, holdingWriteLock: true)
         var content = try load(url, in: directory)
         let result = try body(&content)
         let data: Data
@@ -69,6 +69,9 @@ enum KeychainFile {
     private static func load(_ url: URL, in directory: DirectoryHandle) throws -> KeychainFileContent {
         let name = url.lastPathComponent
         if let identity = try directory.identity(of: name), let cached = cache.content(url.path, identity) { return cached }
+        // A file not cached yet is read whole anyway: a listing then costs little, and
+        // a process that only reads also clears what killed writers left.
+        directory.removeTemporaries(of: name, holdingWriteLock: false)
         guard let (data, identity) = try directory.read(name, limit: readLimit) else { return KeychainFileContent() }
         if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(readLimit)) {
             throw KeychainError.invalidKeychain(path: url.path, problem: problem)
@@ -112,7 +115,7 @@ enum KeychainFile {
                 throw KeychainError.notAvailable(problem: "\(T.self) could not be encoded; nothing was written")
             }
             let directory = try requireDirectory(url)
-            directory.removeTemporaries(of: url.lastPathComponent)
+            directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
             try directory.write(data, to: url.lastPathComponent, durable: true)
         }
     }
@@ -122,7 +125,7 @@ enum KeychainFile {
     static func remove(_ url: URL) throws -> Bool {
         try mapErrors(url) {
             guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()) else { return false }
-            directory.removeTemporaries(of: url.lastPathComponent)
+            directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
             return try directory.remove(url.lastPathComponent)
         }
     }
