@@ -85,6 +85,22 @@ struct HostileFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: planted.directory.path).sorted() == listing, "no file was made outside the root")
     }
 
+    @Test("a Keychains directory of another user is refused (errSecIO); the process's own, left writable by others, is repaired to 0700")
+    func keychainDirectoryOwnership() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let app = box.environment(Targets.app)
+        #expect(try Probe.run(["add", "--service", "s", "--account", "a", "--value", "v"], app).stdout == "status=0")
+        let directory = box.device.directory.path
+        #expect(chmod(directory, 0o777) == 0)
+        #expect(try Probe.run(["read", "--service", "s", "--account", "a", "--expect", "v"], app).stdout == "status=0 match")
+        #expect((try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int) == 0o700)
+        guard geteuid() == 0 else { return } // chown to another user needs root (as in CI)
+        #expect(chown(directory, 65534, 65534) == 0)
+        let read = try Self.run(["read", "--service", "s", "--account", "a"], app)
+        #expect(read.stdout == "status=-36" && read.stderr.contains("belongs to user 65534"), "\(read.stdout) \(read.stderr.prefix(300))")
+    }
+
     // MARK: Finding 12: temporaries of killed writers
 
     @Test("after a SIGKILL storm of keychain writers, one normal operation (a save, or a read in a new process) leaves no temporary behind and every acknowledged item is there",
@@ -96,17 +112,21 @@ struct HostileFileTests {
         var acknowledged = Set<String>()
         var seenTemporaries = 0
         var generator = SystemRandomNumberGenerator()
-        // Rounds until a few kills have landed mid-save (32 KiB values make saves long
-        // enough), so that the cleanup is really exercised; 30 at most.
-        var round = 0
-        while round < 30 && (round < 8 || seenTemporaries < 3) {
-            defer { round += 1 }
-            let writers = try (0..<2).map { try Probe.Running(["add-until-killed", "--prefix", "r\(round)w\($0)", "--size", "32768"], environment: app) }
-            usleep(UInt32.random(in: 30_000...250_000, using: &generator))
-            for writer in writers { kill(writer.process.processIdentifier, SIGKILL) }
-            for writer in writers {
-                let end = writer.finish()
-                for line in end.stdout.split(separator: "\n") where line.hasPrefix("acked ") { acknowledged.insert(String(line.dropFirst(6))) }
+
+        // Four rounds of two writers. One is SIGKILLed at a random moment; the other is
+        // caught mid-save: stopped (SIGSTOP) at random moments until a temporary of
+        // its own is there, then SIGKILLed, so that every run really leaves some.
+        var midSave = 0
+        for round in 0..<4 {
+            let writers = try (0..<2).map { try Probe.Running(["add-until-killed", "--prefix", "r\(round)w\($0)", "--size", "4096"], environment: app) }
+            var outputs = writers.map { Self.readUntilAcknowledged($0) }
+            usleep(UInt32.random(in: 0...50_000, using: &generator))
+            kill(writers[0].process.processIdentifier, SIGKILL)
+            if Self.killMidSave(writers[1].process.processIdentifier, in: box, using: &generator) { midSave += 1 }
+            for (index, writer) in writers.enumerated() {
+                outputs[index] += String(decoding: writer.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                _ = writer.finish()
+                for line in outputs[index].split(separator: "\n") where line.hasPrefix("acked ") { acknowledged.insert(String(line.dropFirst(6))) }
             }
             // What a kill leaves must never be readable by anyone else.
             for name in Self.temporaries(box) {
@@ -116,7 +136,8 @@ struct HostileFileTests {
                 seenTemporaries += 1
             }
         }
-        #expect(seenTemporaries > 0, "no kill landed mid-save in \(round) rounds: the test did not exercise the cleanup")
+        let round = 4
+        #expect(midSave > 0 && seenTemporaries > 0, "no kill landed mid-save (\(midSave), \(seenTemporaries)): the test did not exercise the cleanup")
         if operation == "save" {
             #expect(try Probe.run(["add", "--service", "s", "--account", "after-the-storm", "--value", "v"], app).stdout == "status=0")
         } else {
@@ -177,6 +198,41 @@ struct HostileFileTests {
         out += [0, 0, 0, 0, 0, 0, 8, 4]
         for value in [UInt64(depth), 0, UInt64(table)] { out += withUnsafeBytes(of: value.bigEndian, Array.init) }
         return Data(out)
+    }
+
+    /// Standard output of `writer` up to its first "acked" line (or its end, or 30 s).
+    static func readUntilAcknowledged(_ writer: Probe.Running) -> String {
+        var seen = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !seen.contains("acked "), Date() < deadline {
+            let chunk = writer.out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        return seen
+    }
+
+    /// Stops `pid` at random moments until one of its save temporaries is there, then
+    /// SIGKILLs it (at once when 10 s pass without one). True when caught mid-save.
+    static func killMidSave(_ pid: pid_t, in box: Sandbox, using generator: inout SystemRandomNumberGenerator) -> Bool {
+        defer { kill(pid, SIGKILL) }
+        let mine = ".tmp-\(pid)-"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            usleep(UInt32.random(in: 0...3_000, using: &generator))
+            guard kill(pid, SIGSTOP) == 0 else { return false }
+            // Stopped for sure once /proc says so ("T"), so the listing is not racing it.
+            for _ in 0..<1_000 where !isStopped(pid) { usleep(100) }
+            if temporaries(box).contains(where: { $0.contains(mine) }) { return true }
+            kill(pid, SIGCONT)
+        }
+        return false
+    }
+
+    static func isStopped(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
     }
 
     static func temporaries(_ box: Sandbox) -> [String] {
