@@ -271,3 +271,14 @@ struct HostileFileTests {
         func set(_ new: T) { lock.lock(); value = new; lock.unlock() }
     }
 }
+
+@Suite("Keychain item keys compare exactly")
+struct ExactItemKeyTests {
+    @Test("GenericPassword and InternetPassword keys differing only in normalization are different keys")
+    func keysAreExact() {
+        #expect(GenericPassword(service: "s", account: "caf\u{E9}") != GenericPassword(service: "s", account: "cafe\u{301}"))
+        #expect(Set([GenericPassword(service: "s", account: "caf\u{E9}"), GenericPassword(service: "s", account: "cafe\u{301}")]).count == 2)
+        #expect(InternetPassword(server: "caf\u{E9}.example", account: "a") != InternetPassword(server: "cafe\u{301}.example", account: "a"))
+        #expect(GenericPassword(service: "s", account: "a", accessGroup: "g") == GenericPassword(service: "s", account: "a", accessGroup: "g"))
+    }
+}
