@@ -20,6 +20,9 @@ import SharedKeychain
 //   device lock|unlock|reboot|passcode-on|passcode-off
 //                                         changes the simulated device state; prints it
 //   hold-lock                             takes the keychain's write lock, prints "locked", sleeps
+//   delete --service S --account A        SecItemDelete; prints status=N
+//   add-until-killed --prefix P [--size N] adds P-0, P-1, ... (N-byte values) printing "acked P-i" after each
+//                                         success, until killed (the kill-storm tests)
 
 /// The seeds' SharedVault, with the group overridable for the table's cases.
 enum SharedVault {
@@ -148,6 +151,29 @@ case "hold-lock":
         }
     } catch {
         fail("\(error)")
+    }
+case "delete":
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: option("service"),
+        kSecAttrAccount as String: option("account"),
+    ]
+    say("status=\(SecItemDelete(query as CFDictionary))")
+case "add-until-killed":
+    let prefix = option("prefix")
+    let size = Int(optionalOption("size") ?? "") ?? 0
+    var i = 0
+    while true {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "storm",
+            kSecAttrAccount as String: "\(prefix)-\(i)",
+            kSecValueData as String: Data("secret-\(prefix)-\(i)".utf8) + Data(repeating: 0x53, count: size),
+        ]
+        let status = SecItemAdd(query as CFDictionary, nil)
+        guard status == errSecSuccess else { fail("add \(prefix)-\(i) returned \(status)") }
+        say("acked \(prefix)-\(i)")
+        i += 1
     }
 default:
     fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)

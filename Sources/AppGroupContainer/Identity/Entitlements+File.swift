@@ -14,13 +14,32 @@ extension Entitlements {
     ///   file and the key, for a file that is not a property list, wrong types, an
     ///   unexpanded build setting or a group that is not a valid identifier.
     public init(contentsOf url: URL, teamIdentifier: String, bundleIdentifier: String? = nil) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw AppGroupError.invalidEntitlements(source: url.path, key: "(file)", problem: "cannot be read: \(error.localizedDescription)")
-        }
+        let data = try Self.readFile(url)
         try self.init(propertyList: data, source: url.path, teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// The largest entitlements file read (1 MiB; a real one is a few hundred bytes).
+    public static let fileSizeLimit: Int64 = 1 << 20
+
+    /// Reads the file at `url` (a symbolic link is fine: the path is the developer's
+    /// choice), refusing a FIFO, a device or a directory (a FIFO would block the
+    /// process forever) and anything over ``fileSizeLimit``.
+    static func readFile(_ url: URL) throws -> Data {
+        let path = url.path
+        func refuse(_ problem: String) -> AppGroupError { .invalidEntitlements(source: path, key: "(file)", problem: problem) }
+        do {
+            let fd = try Sys.open(path, O_RDONLY | O_NONBLOCK)
+            defer { Sys.close(fd) }
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw refuse("is a \(Sys.fileKind(st.st_mode)), not a regular file") }
+            guard Int64(st.st_size) <= fileSizeLimit else {
+                throw refuse("is \(st.st_size) bytes, over the \(fileSizeLimit)-byte limit for an entitlements file")
+            }
+            return try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: fileSizeLimit)
+        } catch let error as AppGroupError {
+            if case .invalidEntitlements = error { throw error }
+            throw refuse("cannot be read: \(error.description)")
+        }
     }
 
     /// Parses the bytes of an entitlements property list; `source` names it in errors.
@@ -29,7 +48,7 @@ extension Entitlements {
             throw AppGroupError.invalidEntitlements(source: source, key: "(team identifier)",
                 problem: "\(AppGroupError.quote(teamIdentifier)) is not a ten-character upper-case Team ID such as A1B2C3D4E5")
         }
-        if let problem = PropertyListScreen.problem(in: data) {
+        if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(Self.fileSizeLimit)) {
             throw AppGroupError.invalidEntitlements(source: source, key: "(file)", problem: problem)
         }
         let root: Any

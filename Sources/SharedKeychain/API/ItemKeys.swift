@@ -78,3 +78,37 @@ public struct InternetPassword: KeychainItemKey, Hashable {
         "internet password server \"\(server)\" account \"\(account)\"" + (accessGroup.map { " in \($0)" } ?? "")
     }
 }
+
+// Keys compare as the keychain compares them: strings by code units (ExactString),
+// so two spellings of one account are two keys here too, as they are two items.
+extension GenericPassword {
+    public static func == (a: GenericPassword, b: GenericPassword) -> Bool {
+        a.service.isExactly(b.service) && a.account.isExactly(b.account)
+            && a.accessGroup.map(ExactString.init) == b.accessGroup.map(ExactString.init) && a.synchronizable == b.synchronizable
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactString(service))
+        hasher.combine(ExactString(account))
+        hasher.combine(accessGroup.map(ExactString.init))
+        hasher.combine(synchronizable)
+    }
+}
+
+extension InternetPassword {
+    public static func == (a: InternetPassword, b: InternetPassword) -> Bool {
+        let strings: [(String?, String?)] = [(a.server, b.server), (a.account, b.account), (a.protocol, b.protocol), (a.path, b.path),
+                                             (a.authenticationType, b.authenticationType), (a.securityDomain, b.securityDomain),
+                                             (a.accessGroup, b.accessGroup)]
+        return strings.allSatisfy { $0.0.map(ExactString.init) == $0.1.map(ExactString.init) }
+            && a.port == b.port && a.synchronizable == b.synchronizable
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for string in [server, account, self.protocol, path, authenticationType, securityDomain, accessGroup] {
+            hasher.combine(string.map(ExactString.init))
+        }
+        hasher.combine(port)
+        hasher.combine(synchronizable)
+    }
+}

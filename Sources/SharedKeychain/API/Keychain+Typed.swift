@@ -72,7 +72,7 @@ extension Keychain {
         let found = try copyMatching(lookup) as? [String: Any]
         let value = found?[SecKey.valueData] as? Data ?? Data()
         source.accessGroup = found?[SecKey.accessGroup] as? String ?? key.accessGroup
-        if source.accessGroup == group { return }
+        if source.accessGroup.map({ $0.isExactly(group) }) == true { return }
         var target = key
         target.accessGroup = group
         do {

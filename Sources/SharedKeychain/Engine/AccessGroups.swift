@@ -18,7 +18,8 @@ struct AccessGroups {
         var groups: [String] = []
         var candidates = identity.keychainAccessGroups + [identity.applicationIdentifier]
         if behavior.platform == .iOS { candidates += identity.applicationGroups.map(\.rawValue) }
-        for group in candidates where !groups.contains(group) { groups.append(group) }
+        // Exact: two spellings of one group name are two groups, as on iOS.
+        for group in candidates where !groups.contains(where: { $0.isExactly(group) }) { groups.append(group) }
         ordered = groups
     }
 
@@ -31,7 +32,7 @@ struct AccessGroups {
 
     /// Throws unless the identity holds `group`.
     func check(_ group: String) throws {
-        guard ordered.contains(group) else {
+        guard ordered.contains(where: { $0.isExactly(group) }) else {
             throw KeychainError.missingEntitlement(
                 group: group, bundleIdentifier: identity.bundleIdentifier, heldGroups: ordered,
                 status: behavior.reportsMissingEntitlement ? SecStatus.missingEntitlement : SecStatus.itemNotFound)
@@ -49,11 +50,11 @@ struct AccessGroups {
     }
 
     /// The groups a search covers: the named one (checked), else all of them.
-    func groupsSearched(by query: ParsedQuery) throws -> Set<String> {
+    func groupsSearched(by query: ParsedQuery) throws -> Set<ExactString> {
         if let group = query.accessGroup {
             try check(group)
-            return [group]
+            return [ExactString(group)]
         }
-        return Set(ordered)
+        return Set(ordered.map(ExactString.init))
     }
 }

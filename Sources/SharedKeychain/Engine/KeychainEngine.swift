@@ -41,8 +41,9 @@ struct KeychainEngine {
         let found = content.items.indices.filter { index in
             let item = content.items[index]
             guard item.itemClass == query.itemClass, item.kind == kind, query.sync.admits(item.synchronizable) else { return false }
-            if kind == .dataProtection && !searched.contains(item.accessGroup) { return false }
+            if kind == .dataProtection && !searched.contains(ExactString(item.accessGroup)) { return false }
             if let accessibility = query.accessibility, accessibility != item.accessibility { return false }
+            // AttributeValue compares strings by code units (ExactString).
             return query.attributes.allSatisfy { key, value in item.attributes[key] == value }
         }
         guard !found.isEmpty else { throw KeychainError.itemNotFound(query: query.summary) }

@@ -10,6 +10,29 @@ enum AttributeValue: Hashable, Sendable, Codable {
 
     enum Kind: String { case string, data, int, bool, date }
 
+    // Strings compare by code units (see ``ExactString``): two spellings of one
+    // account are two items, as on iOS. The rest compare as synthesized.
+    static func == (a: AttributeValue, b: AttributeValue) -> Bool {
+        switch (a, b) {
+        case let (.string(x), .string(y)): return x.isExactly(y)
+        case let (.data(x), .data(y)): return x == y
+        case let (.int(x), .int(y)): return x == y
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.date(x), .date(y)): return x == y
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case let .string(s): hasher.combine(0); hasher.combine(ExactString(s))
+        case let .data(d): hasher.combine(1); hasher.combine(d)
+        case let .int(i): hasher.combine(2); hasher.combine(i)
+        case let .bool(b): hasher.combine(3); hasher.combine(b)
+        case let .date(d): hasher.combine(4); hasher.combine(d)
+        }
+    }
+
     /// Converts a caller's value (`String`, `NSString`, `Data`, `Int`, `NSNumber`,
     /// `Bool`, `Date`) to `kind`; nil for a value of the wrong type.
     init?(_ value: Any, as kind: Kind) {

@@ -24,13 +24,13 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
     struct PrimaryKey: Hashable {
         let itemClass: ItemClass
         let kind: KeychainKind
-        let accessGroup: String
+        let accessGroup: ExactString
         let synchronizable: Bool
         let values: [AttributeValue?]
     }
 
     var primaryKey: PrimaryKey {
-        PrimaryKey(itemClass: itemClass, kind: kind, accessGroup: accessGroup, synchronizable: synchronizable,
+        PrimaryKey(itemClass: itemClass, kind: kind, accessGroup: ExactString(accessGroup), synchronizable: synchronizable,
                    values: itemClass.primaryKeyAttributes.map { attributes[$0] })
     }
 

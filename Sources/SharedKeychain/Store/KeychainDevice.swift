@@ -8,7 +8,7 @@ import Foundation
 /// outlive its "uninstall" (removing its containers), as on iOS:
 ///
 ///     <root>/Keychains/                        0700
-///         <name>.keychain-db                   the items (binary plist), 0600
+///         <name>.keychain-db                   the items (XML plist), 0600
 ///         <name>.device-state.plist            locked, unlocked since boot, passcode
 ///         .<name>.keychain-db.lock             lock files (see the locking protocol)
 ///
@@ -128,8 +128,8 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         try KeychainFile.makeDirectory(directory)
         try KeychainFile.mapErrors(keychainURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
-                try AtomicFile.remove(keychainURL)
-                try AtomicFile.remove(stateURL)
+                try KeychainFile.remove(keychainURL)
+                try KeychainFile.remove(stateURL)
             }
         }
     }

@@ -1,20 +1,37 @@
 import AppGroupContainer
 import Foundation
 
-/// Loading and saving a keychain file (or a device-state file): binary property
-/// lists, 0600, replaced atomically by ``AtomicFile`` under a ``FileCoordinator``
-/// write lock, so that app and extension processes never lose each other's
-/// changes. Reads take no lock: an atomic rename means a reader sees the old file or
-/// the new one, and the decoded content is cached by file identity (one lstat).
+/// Loading and saving a keychain file (or a device-state file): XML property
+/// lists, 0600, replaced atomically under a ``FileCoordinator`` write lock, so that
+/// app and extension processes never lose each other's changes. Reads take no lock:
+/// an atomic rename means a reader sees the old file or the new one, and the
+/// decoded content is cached by file identity (one lstat).
+///
+/// Every access, read or write, opens `<root>/Keychains` afresh as a
+/// ``DirectoryHandle`` (no symbolic link followed, the process's own directory
+/// only) and reaches the file relative to it: nothing is ever read from or written
+/// outside the root, whatever is swapped in between two calls. Every decode is
+/// screened first (``PropertyListScreen``: size, nesting, sets), so a planted file is
+/// `errSecInvalidKeychain`, never a crash.
+///
+/// XML, not binary: Foundation's binary `PropertyListEncoder` shares one object
+/// between strings that are equal to Swift, so account "caf\u{E9}" would come back
+/// as "cafe\u{301}"'s twin; its XML output keeps every string's code units (and
+/// encodes as fast). Binary files written by older versions still load.
 enum KeychainFile {
     /// The largest keychain file read (16 MiB); a keychain holds small secrets.
     static let readLimit: Int64 = 16 << 20
+    /// The largest device-state file read (1 MiB; a real one is under 200 bytes).
+    static let valueReadLimit: Int64 = 1 << 20
 
     private static let cache = ContentCache()
 
     /// The keychain content at `url`; empty when no file exists yet.
     static func load(_ url: URL) throws -> KeychainFileContent {
-        try mapErrors(url) { try loadUncaught(url) }
+        try mapErrors(url) {
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()) else { return KeychainFileContent() }
+            return try load(url, in: directory)
+        }
     }
 
     /// Runs `body` on the current content under the write lock and saves what it
@@ -28,26 +45,35 @@ enum KeychainFile {
     }
 
     /// As ``modify(_:timeout:_:)``, for a caller already holding the write lock.
+    /// Removes the temporaries of writers killed mid-save first: under the lock no
+    /// live writer has one (every save happens under it).
     static func modifyLocked<T>(_ url: URL, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
-        var content = try loadUncaught(url)
+        let directory = try requireDirectory(url)
+        let name = url.lastPathComponent
+        directory.removeTemporaries(of: name, holdingWriteLock: true)
+        var content = try load(url, in: directory)
         let result = try body(&content)
         let data: Data
         do {
             let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
+            encoder.outputFormat = .xml
             data = try encoder.encode(content)
         } catch {
             throw KeychainError.notAvailable(problem: "the keychain content could not be encoded (\(type(of: error))); nothing was written")
         }
-        try AtomicFile.write(data, to: url, durable: true)
-        if let identity = try AtomicFile.identity(of: url) { cache.store(url.path, identity, content) }
+        try directory.write(data, to: name, durable: true)
+        if let identity = try directory.identity(of: name) { cache.store(url.path, identity, content) }
         return result
     }
 
-    private static func loadUncaught(_ url: URL) throws -> KeychainFileContent {
-        if let identity = try AtomicFile.identity(of: url), let cached = cache.content(url.path, identity) { return cached }
-        guard let (data, identity) = try AtomicFile.readWithIdentity(url, limit: readLimit) else { return KeychainFileContent() }
-        if let problem = PropertyListScreen.problem(in: data) {
+    private static func load(_ url: URL, in directory: DirectoryHandle) throws -> KeychainFileContent {
+        let name = url.lastPathComponent
+        if let identity = try directory.identity(of: name), let cached = cache.content(url.path, identity) { return cached }
+        // A file not cached yet is read whole anyway: a listing then costs little, and
+        // a process that only reads also clears what killed writers left.
+        directory.removeTemporaries(of: name, holdingWriteLock: false)
+        guard let (data, identity) = try directory.read(name, limit: readLimit) else { return KeychainFileContent() }
+        if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(readLimit)) {
             throw KeychainError.invalidKeychain(path: url.path, problem: problem)
         }
         let content: KeychainFileContent
@@ -66,8 +92,9 @@ enum KeychainFile {
     /// Reads a small Codable file (the device state), nil when absent.
     static func loadValue<T: Decodable>(_ type: T.Type, from url: URL) throws -> T? {
         try mapErrors(url) {
-            guard let data = try AtomicFile.read(url, limit: 1 << 20) else { return nil }
-            if let problem = PropertyListScreen.problem(in: data) {
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()),
+                  let (data, _) = try directory.read(url.lastPathComponent, limit: valueReadLimit) else { return nil }
+            if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(valueReadLimit)) {
                 throw KeychainError.invalidKeychain(path: url.path, problem: problem)
             }
             do {
@@ -78,38 +105,55 @@ enum KeychainFile {
         }
     }
 
-    /// Saves a small Codable file atomically (caller holds its write lock).
+    /// Saves a small Codable file atomically (caller holds its write lock), removing
+    /// killed writers' temporaries of it first.
     static func saveValue<T: Encodable>(_ value: T, to url: URL) throws {
         try mapErrors(url) {
             let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
+            encoder.outputFormat = .xml
             guard let data = try? encoder.encode(value) else {
                 throw KeychainError.notAvailable(problem: "\(T.self) could not be encoded; nothing was written")
             }
-            try AtomicFile.write(data, to: url, durable: true)
+            let directory = try requireDirectory(url)
+            directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
+            try directory.write(data, to: url.lastPathComponent, durable: true)
         }
     }
 
-    /// Makes `directory` (0700, with missing parents), refusing a symbolic link or a
-    /// file standing in its place.
+    /// Removes the file at `url` (caller holds its write lock); false when absent.
+    @discardableResult
+    static func remove(_ url: URL) throws -> Bool {
+        try mapErrors(url) {
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()) else { return false }
+            directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
+            return try directory.remove(url.lastPathComponent)
+        }
+    }
+
+    /// The directory holding `url`, which ``makeDirectory(_:)`` made before the lock was taken.
+    private static func requireDirectory(_ url: URL) throws -> DirectoryHandle {
+        let path = url.deletingLastPathComponent()
+        guard let directory = try DirectoryHandle.open(path) else {
+            throw KeychainError.storage(.unsafePath(path: path.path, problem: "the keychain directory disappeared while a change was being made; nothing was written, try again"))
+        }
+        return directory
+    }
+
+    /// Makes `directory` (0700, with missing parents), refusing a symbolic link, a
+    /// file standing in its place or another user's directory.
     static func makeDirectory(_ directory: URL) throws {
-        let fm = FileManager.default
-        let path = directory.path
-        if (try? fm.attributesOfItem(atPath: path)) == nil {
+        try mapErrors(directory) {
+            if try DirectoryHandle.open(directory) != nil { return }
+            var failure = ""
             do {
-                try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 // Another process may have made it a moment ago: checked below.
-                if (try? fm.attributesOfItem(atPath: path)) == nil {
-                    throw KeychainError.storage(.invalidRoot(path: path, problem: "cannot create the keychain directory: \(error.localizedDescription)"))
-                }
+                failure = ": " + error.localizedDescription
             }
-            try? fm.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        }
-        // attributesOfItem does not follow a final symbolic link (lstat).
-        let type = (try? fm.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeDirectory else {
-            throw KeychainError.storage(.unsafePath(path: path, problem: "a \(type.map { "\($0.rawValue)" } ?? "missing entry") stands where the keychain directory belongs; remove it"))
+            guard try DirectoryHandle.open(directory) != nil else {
+                throw KeychainError.storage(.invalidRoot(path: directory.path, problem: "cannot create the keychain directory" + failure))
+            }
         }
     }
 
