@@ -137,10 +137,16 @@ package enum BinaryPropertyListReader {
 
         private mutating func count(_ object: Int) throws {
             values += 1
-            if values > PropertyListLimits.maximumValues {
-                throw PropertyListError("a binary property list expanding to more than \(PropertyListLimits.maximumValues) values (objects referenced from many places); refused")
+            if values > budget {
+                throw PropertyListError("a binary property list of \(bytes.count) bytes expanding to more than \(budget) values (objects referenced from many places); refused")
             }
         }
+
+        /// Values this file may expand to. Every place a value appears costs at least
+        /// one reference byte unless a container is shared (which Apple's writer never
+        /// does, Python's only for one object used twice), so a file far beyond its
+        /// size is hostile: refused after work proportional to the file, not to the limit.
+        private var budget: Int { min(PropertyListLimits.maximumValues, max(65_536, 2 * bytes.count)) }
 
         mutating func run() throws -> PropertyListTree {
             if let scalar = try start(top) { return scalar }

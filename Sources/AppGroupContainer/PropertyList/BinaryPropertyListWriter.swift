@@ -73,7 +73,9 @@ package enum BinaryPropertyListWriter {
         }
 
         func encode() -> Data {
-            let refSize = ObjectTable.width(UInt64(max(objects.count - 1, 0)))
+            // Apple's reader insists that a reference can hold the object count and
+            // an offset the offset table's own position, so the widths are chosen so.
+            let refSize = ObjectTable.width(UInt64(objects.count))
             var out: [UInt8] = Array("bplist00".utf8)
             var offsets: [Int] = []
             offsets.reserveCapacity(objects.count)
@@ -92,7 +94,7 @@ package enum BinaryPropertyListWriter {
                 }
             }
             let tableOffset = out.count
-            let offsetSize = Self.width(UInt64(offsets.last ?? 0))
+            let offsetSize = Self.width(UInt64(tableOffset))
             for offset in offsets { out += Self.bigEndian(UInt64(offset), size: offsetSize) }
             out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)]
             out += Self.bigEndian(UInt64(objects.count), size: 8)

@@ -9,5 +9,7 @@ package enum PropertyListLimits {
     /// Most values one file may expand to (each scalar and container counts once
     /// per place it appears). A binary list may reference one object from many
     /// places; without this bound a few kilobytes could stand for billions of values.
+    /// The binary reader also allows no more than twice the file's size in bytes
+    /// (at least 65,536).
     package static let maximumValues = 5_000_000
 }
