@@ -80,15 +80,16 @@ final class ObserverHub: @unchecked Sendable {
         guard names.contains(fileName) || names.contains("") else { return }
         delivery.lock()
         defer { delivery.unlock() }
-        var valuesByKey: [String: Any?] = [:]
+        // By exact spelling: observers of "caf\u{E9}" and "cafe\u{301}" watch two keys.
+        var valuesByKey: [ExactKey: Any?] = [:]
         for id in state.withLock({ entries.keys.sorted() }) {
             guard let entry = state.withLock({ entries[id] }) else { continue } // cancelled meanwhile
             let value: Any?
-            if let cached = valuesByKey[entry.key] {
+            if let cached = valuesByKey[ExactKey(entry.key)] {
                 value = cached
             } else {
                 value = entry.read(entry.key)
-                valuesByKey[entry.key] = .some(value)
+                valuesByKey[ExactKey(entry.key)] = .some(value)
             }
             if PropertyListValue.equal(entry.last, value) { continue }
             // Cancelled while the value was read: no call after cancel() returned.

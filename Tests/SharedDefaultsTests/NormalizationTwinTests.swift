@@ -123,6 +123,23 @@ struct NormalizationTwinTests {
         #expect(throws: SharedDefaultsError.self) { try d.value([String: Int].self, forKey: "nested") }
     }
 
+    @Test("observers of the two spellings each receive their own key's value")
+    func observersAreExact() throws {
+        let device = try Device()
+        let d = try device.defaults()
+        let composedSeen = Seen(), decomposedSeen = Seen()
+        let a = try d.addObserver(forKey: Self.composed) { composedSeen.add($0 as? Int) }
+        let b = try d.addObserver(forKey: Self.decomposed) { decomposedSeen.add($0 as? Int) }
+        defer { a.cancel(); b.cancel() }
+        // One save holding both, so one change event reports both keys.
+        try d.transaction { t in
+            try t.set(1, forKey: Self.composed)
+            try t.set(2, forKey: Self.decomposed)
+        }
+        #expect(eventually(seconds: 10) { composedSeen.values.last == 1 && decomposedSeen.values.last == 2 },
+                "composed saw \(composedSeen.values), decomposed saw \(decomposedSeen.values)")
+    }
+
     @Test("registered defaults are looked up by exact spelling")
     func registrationIsExact() throws {
         let device = try Device()
