@@ -69,18 +69,18 @@ package enum BinaryPropertyListReader {
             }
             let objects = word(trailer + 8), topObject = word(trailer + 16), tableOffset = word(trailer + 24)
             guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
-                throw PropertyListError("a damaged binary property list: its trailer gives offset size \(offsetSize) and reference size \(refSize) (each must be 1 to 8)")
+                throw PropertyListError("a truncated or damaged binary property list: its trailer gives offset size \(offsetSize) and reference size \(refSize) (each must be 1 to 8)")
             }
             guard tableOffset >= 9, tableOffset <= UInt64(trailer) else {
-                throw PropertyListError("a damaged binary property list: its offset table at \(tableOffset) is outside the file (\(count) bytes)")
+                throw PropertyListError("a truncated or damaged binary property list: its offset table at \(tableOffset) is outside the file (\(count) bytes)")
             }
             table = Int(tableOffset)
             guard objects >= 1, objects <= UInt64((trailer - table) / offsetSize) else {
-                throw PropertyListError("a damaged binary property list: its trailer claims \(objects) objects, but the offset table holds at most \((trailer - table) / offsetSize)")
+                throw PropertyListError("a truncated or damaged binary property list: its trailer claims \(objects) objects, but the offset table holds at most \((trailer - table) / offsetSize)")
             }
             objectCount = Int(objects)
             guard topObject < objects else {
-                throw PropertyListError("a damaged binary property list: its top object \(topObject) is not among its \(objects) objects")
+                throw PropertyListError("a truncated or damaged binary property list: its top object \(topObject) is not among its \(objects) objects")
             }
             top = Int(topObject)
             onPath = [Bool](repeating: false, count: objectCount)
@@ -96,7 +96,7 @@ package enum BinaryPropertyListReader {
         /// Fails unless `size` bytes from `at` lie within the object area (before the offset table).
         private func need(_ at: Int, _ size: Int, _ object: Int) throws {
             guard at >= 8, size >= 0, at <= table, size <= table - at else {
-                throw PropertyListError("a damaged binary property list: object \(object) at byte \(at) needs \(size) bytes, past the end of the object area (byte \(table))")
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) needs \(size) bytes, past the end of the object area (byte \(table))")
             }
         }
 
@@ -104,7 +104,7 @@ package enum BinaryPropertyListReader {
             let at = table + object * offsetSize
             let value = unsigned(at: at, size: offsetSize)
             guard value >= 8, value < UInt64(table) else {
-                throw PropertyListError("a damaged binary property list: object \(object) has offset \(value), outside the object area (bytes 8 to \(table))")
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) has offset \(value), outside the object area (bytes 8 to \(table))")
             }
             return Int(value)
         }
@@ -112,7 +112,7 @@ package enum BinaryPropertyListReader {
         private func reference(at: Int, in object: Int) throws -> Int {
             let value = unsigned(at: at, size: refSize)
             guard value < UInt64(objectCount) else {
-                throw PropertyListError("a damaged binary property list: object \(object) refers to object \(value), but there are only \(objectCount)")
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) refers to object \(value), but there are only \(objectCount)")
             }
             return Int(value)
         }
@@ -124,13 +124,13 @@ package enum BinaryPropertyListReader {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-                throw PropertyListError("a damaged binary property list: object \(object) at byte \(at) has a length that is not an integer of 1 to 8 bytes")
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) has a length that is not an integer of 1 to 8 bytes")
             }
             let size = 1 << Int(intMarker & 0x0F)
             try need(at + 2, size, object)
             let value = unsigned(at: at + 2, size: size)
             guard value <= UInt64(table) else {
-                throw PropertyListError("a damaged binary property list: object \(object) claims \(value) elements, more than the file holds")
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) claims \(value) elements, more than the file holds")
             }
             return (Int(value), at + 2 + size)
         }
@@ -176,7 +176,7 @@ package enum BinaryPropertyListReader {
                 if stack.isEmpty { return value }
                 stack[stack.count - 1].items.append(value)
             }
-            throw PropertyListError("a damaged binary property list: nothing was read")
+            throw PropertyListError("a truncated or damaged binary property list: nothing was read")
         }
 
         /// Decodes a scalar, or pushes a container's frame and returns nil.
@@ -278,7 +278,7 @@ package enum BinaryPropertyListReader {
                 throw PropertyListError("a binary property list whose dictionary (object \(dictionary)) has a key that is not a string (object \(object))")
             }
             guard case .string(let key)? = try start(object) else {
-                throw PropertyListError("a damaged binary property list: key object \(object) is not a string")
+                throw PropertyListError("a truncated or damaged binary property list: key object \(object) is not a string")
             }
             return key
         }
@@ -306,11 +306,11 @@ package enum BinaryPropertyListReader {
         }
 
         private func tooMany(_ object: Int, _ n: Int) -> PropertyListError {
-            PropertyListError("a damaged binary property list: object \(object) claims \(n) elements, more than the file holds")
+            PropertyListError("a truncated or damaged binary property list: object \(object) claims \(n) elements, more than the file holds")
         }
 
         private func bad(_ object: Int, _ marker: UInt8) -> PropertyListError {
-            PropertyListError("a damaged binary property list: object \(object) has the unknown marker 0x\(String(marker, radix: 16))")
+            PropertyListError("a truncated or damaged binary property list: object \(object) has the unknown marker 0x\(String(marker, radix: 16))")
         }
     }
 }
