@@ -20,7 +20,7 @@ struct NormalizationTwinTests {
     directory, name = os.path.split(path)
     if mode == "read":
         with open(path, "rb") as f:
-            print(json.dumps(plistlib.load(f), ensure_ascii=True, sort_keys=True))
+            print(json.dumps(plistlib.load(f), ensure_ascii=True, sort_keys=True, default=str))
         sys.exit(0)
     os.makedirs(directory, exist_ok=True)
     fd = os.open(os.path.join(directory, "." + name + ".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
@@ -138,6 +138,22 @@ struct NormalizationTwinTests {
         }
         #expect(eventually(seconds: 10) { composedSeen.values.last == 1 && decomposedSeen.values.last == 2 },
                 "composed saw \(composedSeen.values), decomposed saw \(decomposedSeen.values)")
+    }
+
+    @Test("a suite configured for XML keeps both spellings, top level and nested, through this package's writes")
+    func xmlSuiteKeepsTwins() throws {
+        let device = try Device()
+        let xml = try SharedDefaults(requiringSuiteName: Device.group, resolver: device.resolver(), format: .xml)
+        _ = try Self.python([xml.fileURL.path, "write"])
+        try xml.save(Date(timeIntervalSinceReferenceDate: 86_400), forKey: "when")
+        let text = try String(contentsOf: xml.fileURL, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml"))
+        let json = try Self.python([xml.fileURL.path, "read"])
+        #expect(json.contains(#""caf\u00e9": "composed""#) && json.contains(#""cafe\u0301": "decomposed""#), "\(json)")
+        #expect(json.contains(#""nested": {"cafe\u0301": 2, "caf\u00e9": 1}"#), "\(json)")
+        let fresh = try device.defaults()
+        #expect(fresh.string(forKey: Self.decomposed) == "decomposed")
+        #expect((fresh.object(forKey: "when") as? Date)?.timeIntervalSinceReferenceDate == 86_400)
     }
 
     @Test("registered defaults are looked up by exact spelling")
