@@ -24,7 +24,15 @@ import Foundation
 /// **Writes** are atomic and durable when they return: under the suite's file
 /// lock, the latest suite is re-read if another process changed it, the change
 /// applied, and the whole suite saved with an atomic rename. ``update(forKey:_:)``
-/// and ``transaction(_:)`` do a read-modify-write under that one lock.
+/// and ``transaction(_:)`` do a read-modify-write under that one lock; a write
+/// made inside their closures (through any instance) is kept, and their own
+/// changes are applied after it, in program order.
+///
+/// **Keys** are compared by their exact spelling, as Apple's CFString-keyed
+/// dictionaries compare code units: "caf\u{E9}" and "cafe\u{301}" (equal Swift
+/// strings) are two keys, and every write keeps both, at the top level and in
+/// nested dictionaries. Only the calls that return a Swift `[String: Any]`
+/// cannot hold both; they give the first in file order.
 ///
 /// **Failures.** The UserDefaults-shaped calls (`set(_:forKey:)`,
 /// ``object(forKey:)``...) cannot throw: a failure is written through
@@ -233,7 +241,9 @@ public final class SharedDefaults: @unchecked Sendable {
     public func string(forKey defaultName: String) -> String? { Conversions.string(object(forKey: defaultName)) }
     /// An array; nil when missing or not an array.
     public func array(forKey defaultName: String) -> [Any]? { object(forKey: defaultName) as? [Any] }
-    /// A dictionary; nil when missing or not a dictionary.
+    /// A dictionary; nil when missing or not a dictionary. Of nested keys that
+    /// differ only in Unicode normalization (a Swift dictionary cannot hold both),
+    /// the first in file order; the suite keeps both.
     public func dictionary(forKey defaultName: String) -> [String: Any]? { object(forKey: defaultName) as? [String: Any] }
     /// Data; nil when missing or not data.
     public func data(forKey defaultName: String) -> Data? { object(forKey: defaultName) as? Data }

@@ -125,6 +125,26 @@ struct NestedWriteTests {
         #expect(try device.defaults().integer(forKey: "k") == 7)
     }
 
+    @Test("2 processes nesting 60 writes each inside updates, racing a third process's 120 increments: nothing lost")
+    func nestedWritesAcrossProcesses() throws {
+        let device = try Device()
+        let a = try device.probe(["nested", "--suite", Device.group, "--prefix", "a", "--count", "60"], as: device.app)
+        let b = try device.probe(["nested", "--suite", Device.group, "--prefix", "b", "--count", "60"], as: device.share)
+        let c = try device.probe(["increment", "--suite", Device.group, "--key", "shared", "--count", "120"], as: device.share)
+        for probe in [a, b, c] {
+            let result = probe.finish()
+            #expect(result.status == 0, "probe failed: \(result.error)")
+        }
+        let disk = try onDisk(device)
+        #expect(disk["acount"] as? Int == 60)
+        #expect(disk["bcount"] as? Int == 60)
+        #expect(disk["shared"] as? Int == 120)
+        for i in 0..<60 {
+            #expect(disk["ainner\(i)"] as? Int == i)
+            #expect(disk["binner\(i)"] as? Int == i)
+        }
+    }
+
     @Test("an observer that writes from its handler while another thread runs a transaction loses nothing")
     func observerWritesDuringTransaction() throws {
         let device = try Device()
