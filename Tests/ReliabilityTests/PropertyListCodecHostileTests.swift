@@ -87,14 +87,17 @@ struct PropertyListCodecHostileTests {
     @Test("each hostile input is a typed PropertyListError, never a crash or hang (37 cases)")
     func refused() throws {
         #expect(Self.cases.count == 37)
+        var refused = 0
         for (name, data) in Self.cases {
             do {
                 let value = try PropertyListCodec.read(data)
                 Issue.record("\(name): read as \(value.kind) instead of refused")
             } catch let error as PropertyListError {
                 #expect(!error.message.isEmpty, "\(name)")
+                refused += 1
             }
         }
+        report("property-list codec: \(refused) of \(Self.cases.count) hostile binary and XML inputs (cycles, 100,000-deep nesting, 2^60-value reference bombs, huge counts, sets, bad trailers) refused with a typed error, 0 crashes")
     }
 
     @Test("every truncation of valid binary and XML files is refused or read, never a crash")
@@ -115,6 +118,7 @@ struct PropertyListCodecHostileTests {
             }
         }
         #expect(refused > 0)
+        report("property-list codec: \(refused) truncations of 4 seeded suites (binary and XML) refused or read, 0 crashes")
     }
 
     @Test("hostile suite files are corrupt-suite diagnoses; the next write moves them aside and keeps working")
