@@ -15,6 +15,8 @@ import SharedDefaults
 //   register --suite S --key K --value V         register K=V, set "written"=1, print what K reads
 //   get --suite S --key K                        print K's value (integer form), or "nil"
 //   watch --suite S --key K --until N            observe K; print "ready", then each value; exit at N
+//   nested --suite S --prefix P --count N        N updates of P"count", each setting P"inner<i>" through a
+//                                                second instance inside the update closure (issue 11, finding 1)
 
 func openSuite() -> SharedDefaults {
     do {
@@ -82,6 +84,18 @@ do {
         say("ready")
         if done.wait(timeout: .now() + 60) == .timedOut { fail("no \(target) within 60 s", code: 3) }
         observation.cancel()
+    case "nested":
+        let defaults = openSuite()
+        let second = openSuite()
+        let prefix = option("prefix")
+        for i in 0..<intOption("count") {
+            try defaults.update(Int.self, forKey: prefix + "count") { old in
+                try second.save(i, forKey: prefix + "inner\(i)")
+                return (old ?? 0) + 1
+            }
+        }
+        if let error = defaults.lastError ?? second.lastError { fail("\(error)") }
+        say("done")
     default:
         fail("unknown command \"\(command)\"; see the comment at the top of Sources/DefaultsProbe/main.swift")
     }

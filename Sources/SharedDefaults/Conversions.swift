@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// Apple's documented coercions for the typed getters of `UserDefaults`, applied
@@ -81,7 +82,15 @@ enum Conversions {
             guard let url = URL(string: v), url.scheme != nil else { return nil }
             return url
         case let v as Data:
-            guard let archived = try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: v) else { return nil }
+            // The data may come from any process: only what the package's codec reads
+            // (no set, no cycle, bounded nesting) reaches Foundation's unarchiver.
+            let readable: Bool
+            if v.starts(with: Array("bplist".utf8)) {
+                readable = (try? BinaryPropertyListReader.read(v, allowingUIDs: true)) != nil
+            } else {
+                readable = (try? PropertyListCodec.read(v)) != nil
+            }
+            guard readable, let archived = try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: v) else { return nil }
             return archived as URL
         default: return nil
         }

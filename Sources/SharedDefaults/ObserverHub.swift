@@ -23,9 +23,15 @@ final class ObserverHub: @unchecked Sendable {
         let handler: @Sendable (Any?) -> Void
     }
 
-    // Held while delivering, so deliveries (and an observer's first value) are
-    // serial and in order. Recursive: a handler may add or cancel observers.
+    // Held while delivering and while adding, so deliveries (and an observer's
+    // first value) are serial and in order. Recursive: a handler may add observers.
     private let delivery = NSRecursiveLock()
+    // Guards `entries`, `nextID` and `watcher`; never held while a handler runs,
+    // so cancelling never waits for a handler. A handler may be blocked on the
+    // suite's write lock while the thread holding it (in an update or transaction
+    // closure) cancels an observation: waiting for `delivery` there would stall
+    // both until the coordinator's timeout.
+    private let state = NSLock()
     private var entries: [Int: Entry] = [:]
     private var nextID = 0
     private var watcher: DirectoryWatcher?
@@ -41,28 +47,32 @@ final class ObserverHub: @unchecked Sendable {
              handler: @escaping @Sendable (Any?) -> Void) throws -> Int {
         delivery.lock()
         defer { delivery.unlock() }
-        if watcher == nil {
+        if state.withLock({ watcher == nil }) {
             // Started before the baseline is read, so no change can slip between.
-            watcher = try DirectoryWatcher(directory: directory) { [weak self] names in
+            let started = try DirectoryWatcher(directory: directory) { [weak self] names in
                 self?.changed(names)
             }
+            state.withLock { watcher = started }
         }
         let baseline = read(key)
-        let id = nextID
-        nextID += 1
-        entries[id] = Entry(key: key, last: baseline, read: read, handler: handler)
+        let id = state.withLock { () -> Int in
+            let id = nextID
+            nextID += 1
+            entries[id] = Entry(key: key, last: baseline, read: read, handler: handler)
+            return id
+        }
         if initial { handler(baseline) }
         return id
     }
 
     func remove(_ id: Int) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        entries[id] = nil
-        if entries.isEmpty {
-            watcher?.cancel()
-            watcher = nil
+        let stopped = state.withLock { () -> DirectoryWatcher? in
+            entries[id] = nil
+            guard entries.isEmpty else { return nil }
+            defer { watcher = nil }
+            return watcher
         }
+        stopped?.cancel()
     }
 
     private func changed(_ names: Set<String>) {
@@ -70,24 +80,29 @@ final class ObserverHub: @unchecked Sendable {
         guard names.contains(fileName) || names.contains("") else { return }
         delivery.lock()
         defer { delivery.unlock() }
-        var valuesByKey: [String: Any?] = [:]
-        for id in entries.keys.sorted() {
-            guard var entry = entries[id] else { continue } // cancelled by an earlier handler
+        // By exact spelling: observers of "caf\u{E9}" and "cafe\u{301}" watch two keys.
+        var valuesByKey: [ExactKey: Any?] = [:]
+        for id in state.withLock({ entries.keys.sorted() }) {
+            guard let entry = state.withLock({ entries[id] }) else { continue } // cancelled meanwhile
             let value: Any?
-            if let cached = valuesByKey[entry.key] {
+            if let cached = valuesByKey[ExactKey(entry.key)] {
                 value = cached
             } else {
                 value = entry.read(entry.key)
-                valuesByKey[entry.key] = .some(value)
+                valuesByKey[ExactKey(entry.key)] = .some(value)
             }
             if PropertyListValue.equal(entry.last, value) { continue }
-            entry.last = value
-            entries[id] = entry
-            entry.handler(value)
+            // Cancelled while the value was read: no call after cancel() returned.
+            let current = state.withLock { () -> Bool in
+                guard entries[id] != nil else { return false }
+                entries[id]?.last = value
+                return true
+            }
+            if current { entry.handler(value) }
         }
     }
 
-    deinit { watcher?.cancel() }
+    deinit { state.withLock { watcher }?.cancel() }
 }
 
 /// An observation of one key of a ``SharedDefaults`` suite, as returned by

@@ -64,6 +64,11 @@ enum PropertyListValue {
                 guard let name = k.base as? String else {
                     throw notPlist(key, path, "dictionary key of type \(typeName(k.base)) (property-list dictionary keys are strings)")
                 }
+                // An NSDictionary may hold keys that differ only in Unicode
+                // normalization; a Swift dictionary would merge them, losing one.
+                guard out[name] == nil else {
+                    throw notPlist(key, "\(path).\(name)", "dictionary with two keys that differ only in Unicode normalization (\"\(name)\"); a Swift dictionary cannot keep both, so nothing was written")
+                }
                 out[name] = try normalize(element, key: key, path: "\(path).\(name)", depth: depth + 1)
             }
             return out

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// The registration domain: defaults registered with
@@ -11,15 +12,27 @@ final class RegistrationDomain: @unchecked Sendable {
     static let shared = RegistrationDomain()
 
     private let lock = NSLock()
-    private var values: [String: Any] = [:]
+    // By exact spelling, as Apple's NSRegistrationDomain (CFString keys) looks keys up.
+    private var values: [ExactKey: Any] = [:]
 
     func register(_ normalized: [String: Any]) {
-        lock.withLock { values.merge(normalized) { _, new in new } }
+        lock.withLock {
+            for (key, value) in normalized { values[ExactKey(key)] = value }
+        }
     }
 
     func value(forKey key: String) -> Any? {
-        lock.withLock { values.isEmpty ? nil : values[key] }
+        lock.withLock { values.isEmpty ? nil : values[ExactKey(key)] }
     }
 
-    var snapshot: [String: Any] { lock.withLock { values } }
+    var exactSnapshot: [ExactKey: Any] { lock.withLock { values } }
+
+    /// The domain as a Swift dictionary: of keys equal as Swift strings, either one.
+    var snapshot: [String: Any] {
+        lock.withLock {
+            var out: [String: Any] = [:]
+            for (key, value) in values { out[key.string] = value }
+            return out
+        }
+    }
 }

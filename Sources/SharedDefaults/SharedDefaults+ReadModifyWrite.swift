@@ -1,9 +1,14 @@
+import AppGroupContainer
 import Foundation
 
 extension SharedDefaults {
     /// Replaces the value for `key` with `transform(old)` under the suite's write
     /// lock, so no other thread or process changes it in between: four processes
     /// incrementing a counter a thousand times each end at exactly 4000.
+    ///
+    /// `transform` may write the suite itself (through this instance or another):
+    /// those writes are kept, and this update is applied after them, as program
+    /// order says (so a nested write of `key` itself is replaced by the result).
     ///
     /// `old` is what ``object(forKey:)`` would return (the registered default when
     /// the suite has none). Return nil to remove the key. Keep `transform` short:
@@ -15,11 +20,10 @@ extension SharedDefaults {
         try DefaultsKey.validate(defaultName)
         let fallback = registeredValue(forKey: defaultName)
         return try commit { values in
-            let new = try transform(values[defaultName] ?? fallback).map { try PropertyListValue.normalize($0, key: defaultName) }
-            let old = values[defaultName]
-            if PropertyListValue.equal(old, new) { return (new, false) }
-            values[defaultName] = new
-            return (new, true)
+            let old = values[defaultName].map(CanonicalTree.value) ?? fallback
+            let new = try transform(old).map { try PropertyListValue.normalize($0, key: defaultName) }
+            let stored = try new.map { try CanonicalTree.tree($0, key: defaultName) }
+            return (new, [SuiteStore.Change(key: defaultName, value: stored)])
         }
     }
 
@@ -45,33 +49,48 @@ extension SharedDefaults {
     ///     try suite.set(Date(), forKey: "lastShare")
     /// }
     /// ```
+    ///
+    /// Writes `body` makes outside the transaction (through this instance, another
+    /// instance of the suite, or another suite) are kept: they are committed when
+    /// they return, and the transaction's own changes are applied after them, in
+    /// program order. The transaction's view does not show them.
     /// - Throws: what `body` throws, and as ``save(_:forKey:)``; nothing is written then.
     @discardableResult
     public func transaction<R>(_ body: (inout Transaction) throws -> R) throws -> R {
-        let registered = RegistrationDomain.shared.snapshot
+        let registered = RegistrationDomain.shared.exactSnapshot
         return try commit { values in
             var transaction = Transaction(values: values, registered: registered)
             let result = try body(&transaction)
-            values = transaction.values
-            return (result, transaction.changed)
+            return (result, transaction.changes)
         }
     }
 
     /// The suite as a ``transaction(_:)`` sees it: the latest committed values,
-    /// with changes checked as they are made.
+    /// with changes checked as they are made. Keys are matched by their exact
+    /// spelling, as in ``SharedDefaults/load(forKey:)``.
     public struct Transaction {
-        /// The suite's values as they stand in the transaction (without the registration domain).
-        public private(set) var values: [String: Any]
-        private let registered: [String: Any]
-        var changed = false
+        private var stored: PropertyListDictionary
+        private let registered: [ExactKey: Any]
+        /// The changes made, in order; applied to the suite when the body returns.
+        private(set) var changes: [SuiteStore.Change] = []
 
-        init(values: [String: Any], registered: [String: Any]) {
-            self.values = values
+        init(values: PropertyListDictionary, registered: [ExactKey: Any]) {
+            self.stored = values
             self.registered = registered
         }
 
+        /// The suite's values as they stand in the transaction (without the
+        /// registration domain). Of keys that differ only in Unicode normalization,
+        /// the first in file order; ``keys`` lists every stored spelling.
+        public var values: [String: Any] { CanonicalTree.dictionary(stored) }
+
+        /// Every key as it stands in the transaction, exactly as spelled, in file order.
+        public var keys: [String] { stored.keys }
+
         /// The value for `key`: the suite's, else the registered default, else nil.
-        public func object(forKey defaultName: String) -> Any? { values[defaultName] ?? registered[defaultName] }
+        public func object(forKey defaultName: String) -> Any? {
+            stored[defaultName].map(CanonicalTree.value) ?? registered[ExactKey(defaultName)]
+        }
         /// As ``SharedDefaults/integer(forKey:)``.
         public func integer(forKey defaultName: String) -> Int { Conversions.integer(object(forKey: defaultName)) }
         /// As ``SharedDefaults/double(forKey:)``.
@@ -86,15 +105,15 @@ extension SharedDefaults {
         public mutating func set(_ value: Any?, forKey defaultName: String) throws {
             try DefaultsKey.validate(defaultName)
             guard let value else { return removeObject(forKey: defaultName) }
-            let normalized = try PropertyListValue.normalize(value, key: defaultName)
-            if let old = values[defaultName], PropertyListValue.equal(old, normalized) { return }
-            values[defaultName] = normalized
-            changed = true
+            let tree = try CanonicalTree.tree(PropertyListValue.normalize(value, key: defaultName), key: defaultName)
+            stored.set(tree, forKey: defaultName)
+            changes.append(SuiteStore.Change(key: defaultName, value: tree))
         }
 
-        /// Removes the key.
+        /// Removes exactly this spelling of the key.
         public mutating func removeObject(forKey defaultName: String) {
-            if values.removeValue(forKey: defaultName) != nil { changed = true }
+            stored.removeValue(forKey: defaultName)
+            changes.append(SuiteStore.Change(key: defaultName, value: nil))
         }
     }
 }

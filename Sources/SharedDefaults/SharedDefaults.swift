@@ -24,7 +24,15 @@ import Foundation
 /// **Writes** are atomic and durable when they return: under the suite's file
 /// lock, the latest suite is re-read if another process changed it, the change
 /// applied, and the whole suite saved with an atomic rename. ``update(forKey:_:)``
-/// and ``transaction(_:)`` do a read-modify-write under that one lock.
+/// and ``transaction(_:)`` do a read-modify-write under that one lock; a write
+/// made inside their closures (through any instance) is kept, and their own
+/// changes are applied after it, in program order.
+///
+/// **Keys** are compared by their exact spelling, as Apple's CFString-keyed
+/// dictionaries compare code units: "caf\u{E9}" and "cafe\u{301}" (equal Swift
+/// strings) are two keys, and every write keeps both, at the top level and in
+/// nested dictionaries. Only the calls that return a Swift `[String: Any]`
+/// cannot hold both; they give the first in file order.
 ///
 /// **Failures.** The UserDefaults-shaped calls (`set(_:forKey:)`,
 /// ``object(forKey:)``...) cannot throw: a failure is written through
@@ -186,20 +194,38 @@ public final class SharedDefaults: @unchecked Sendable {
     /// The value for `key` (the suite's, else the registered default, else nil).
     /// - Throws: ``SharedDefaultsError/corruptSuite(path:problem:movedTo:)`` or
     ///   ``SharedDefaultsError/fileSystem(path:reason:)``.
+    ///
+    /// Keys are matched by their exact spelling, as Apple's platforms match them:
+    /// "caf\u{E9}" and "cafe\u{301}" are two keys with values of their own.
     public func load(forKey defaultName: String) throws -> Any? {
-        if let value = try store.withCurrentValues({ $0[defaultName] }) { return value }
+        if let stored = try store.withCurrentValues({ $0[defaultName] }) { return CanonicalTree.value(stored) }
         return registeredValue(forKey: defaultName)
     }
 
     /// The suite's own values, without the registration domain (Apple's
     /// `persistentDomain(forName:)` for this suite).
+    ///
+    /// A Swift dictionary cannot hold two keys that differ only in Unicode
+    /// normalization (they are equal Swift strings); where the suite holds both
+    /// (written by another process), this gives the first in file order. The
+    /// suite itself keeps both: ``storedKeys()`` lists them and ``load(forKey:)``
+    /// reads each.
     /// - Throws: as ``load(forKey:)``.
     public func persistentDomain() throws -> [String: Any] {
-        try store.withCurrentValues { $0 }
+        try store.withCurrentValues { CanonicalTree.dictionary($0) }
+    }
+
+    /// Every key the suite holds, spelled exactly as stored, in file order: keys
+    /// that differ only in Unicode normalization are listed once each.
+    /// - Throws: as ``load(forKey:)``.
+    public func storedKeys() throws -> [String] {
+        try store.withCurrentValues { $0.keys }
     }
 
     /// The registration domain overlaid with the suite's values: every key a read
     /// would find. A corrupt suite contributes nothing (reported through ``lastError``).
+    /// Of keys that differ only in Unicode normalization, the suite's first in file
+    /// order (see ``persistentDomain()``).
     public func dictionaryRepresentation() -> [String: Any] {
         var result = RegistrationDomain.shared.snapshot
         do {
@@ -215,7 +241,9 @@ public final class SharedDefaults: @unchecked Sendable {
     public func string(forKey defaultName: String) -> String? { Conversions.string(object(forKey: defaultName)) }
     /// An array; nil when missing or not an array.
     public func array(forKey defaultName: String) -> [Any]? { object(forKey: defaultName) as? [Any] }
-    /// A dictionary; nil when missing or not a dictionary.
+    /// A dictionary; nil when missing or not a dictionary. Of nested keys that
+    /// differ only in Unicode normalization (a Swift dictionary cannot hold both),
+    /// the first in file order; the suite keeps both.
     public func dictionary(forKey defaultName: String) -> [String: Any]? { object(forKey: defaultName) as? [String: Any] }
     /// Data; nil when missing or not data.
     public func data(forKey defaultName: String) -> Data? { object(forKey: defaultName) as? Data }
@@ -274,21 +302,20 @@ public final class SharedDefaults: @unchecked Sendable {
     ///   ``SharedDefaultsError/fileSystem(path:reason:)``. Nothing is written then.
     public func save(_ value: Any?, forKey defaultName: String) throws {
         try DefaultsKey.validate(defaultName)
-        let normalized = try value.map { try PropertyListValue.normalize($0, key: defaultName) }
-        try commit { values in
-            if let normalized {
-                if let old = values[defaultName], PropertyListValue.equal(old, normalized) { return ((), false) }
-                values[defaultName] = normalized
-            } else {
-                if values.removeValue(forKey: defaultName) == nil { return ((), false) }
-            }
-            return ((), true)
-        }
+        let stored = try value.map { try CanonicalTree.tree(PropertyListValue.normalize($0, key: defaultName), key: defaultName) }
+        try save(stored: stored, forKey: defaultName)
+    }
+
+    /// Stores an already checked value, or removes the key for nil.
+    func save(stored: PropertyListTree?, forKey defaultName: String) throws {
+        try DefaultsKey.validate(defaultName)
+        try commit { _ in ((), [SuiteStore.Change(key: defaultName, value: stored)]) }
     }
 
     /// Runs a modification under the write lock and reports a corrupt file that the
-    /// save moved aside (the save itself succeeded).
-    func commit<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> R {
+    /// save moved aside (the save itself succeeded). The changes `body` returns are
+    /// applied to the suite as it stands when `body` returns (see ``SuiteStore/modify(_:)``).
+    func commit<R>(_ body: (PropertyListDictionary) throws -> (result: R, changes: [SuiteStore.Change])) throws -> R {
         let committed = try store.modify(body)
         if let recovered = committed.recovered { report(recovered, during: "saving the suite") }
         return committed.result

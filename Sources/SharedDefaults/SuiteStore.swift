@@ -28,7 +28,8 @@ final class SuiteStore: @unchecked Sendable {
         /// The file the values came from, kept open; nil when there was no file.
         var pin: AtomicFile.Pin?
         var identity: AtomicFile.Identity? { pin?.identity }
-        var values: [String: Any]
+        /// Keys exactly as the file spells them (see ``PropertyListDictionary``).
+        var values: PropertyListDictionary
         /// Set when that file was corrupt (values is then empty).
         var problem: SharedDefaultsError?
     }
@@ -55,7 +56,7 @@ final class SuiteStore: @unchecked Sendable {
     /// Runs `body` on the latest committed values (any process's).
     /// - Throws: ``SharedDefaultsError/corruptSuite(path:problem:movedTo:)`` for a corrupt
     ///   file, ``SharedDefaultsError/fileSystem(path:reason:)`` when it cannot be read.
-    func withCurrentValues<T>(_ body: ([String: Any]) throws -> T) throws -> T {
+    func withCurrentValues<T>(_ body: (PropertyListDictionary) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let identity = try currentIdentity()
@@ -88,57 +89,40 @@ final class SuiteStore: @unchecked Sendable {
         } catch let error as AppGroupError {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
-        guard let read else { return Cache(pin: nil, values: [:], problem: nil) }
-        switch Self.parse(read.data) {
+        guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
+        switch Self.parseExact(read.data) {
         case .success(let values):
             return Cache(pin: read.pin, values: values, problem: nil)
         case .failure(let problem):
-            return Cache(pin: read.pin, values: [:],
+            return Cache(pin: read.pin, values: PropertyListDictionary(),
                          problem: .corruptSuite(path: path, problem: problem.text, movedTo: nil))
         }
     }
 
     struct ParseProblem: Error { let text: String }
 
-    static func parse(_ data: Data) -> Result<[String: Any], ParseProblem> {
-        if data.isEmpty { return .failure(ParseProblem(text: "the file is empty")) }
-        if let problem = PropertyListScreen.problem(in: data) { return .failure(ParseProblem(text: problem)) }
-        let root: Any
+    /// The suite a file holds, keys exactly as written. Read by this package's
+    /// own codec, not Foundation's: Foundation merges keys that differ only in
+    /// Unicode normalization, and Apple's platforms keep them apart.
+    static func parseExact(_ data: Data) -> Result<PropertyListDictionary, ParseProblem> {
+        let root: PropertyListTree
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListCodec.read(data)
+        } catch let error as PropertyListError {
+            return .failure(ParseProblem(text: error.message))
         } catch {
-            let binary = data.starts(with: Array("bplist".utf8))
-            return .failure(ParseProblem(text: binary
-                ? "a truncated or damaged binary property list of \(data.count) bytes"
-                : "not a property list (\(data.count) bytes)"))
+            return .failure(ParseProblem(text: "\(error)"))
         }
-        guard let dictionary = root as? [String: Any] ?? (root as? [AnyHashable: Any]).flatMap(stringKeyed) else {
-            return .failure(ParseProblem(text: "its root is a \(kind(of: root)), not a dictionary"))
-        }
-        guard let values = PropertyListValue.normalizeParsedDictionary(dictionary) else {
-            return .failure(ParseProblem(text: "it holds a value that is not a property-list type"))
+        guard case .dictionary(let values) = root else {
+            return .failure(ParseProblem(text: "its root is a \(root.kind), not a dictionary"))
         }
         return .success(values)
     }
 
-    private static func stringKeyed(_ d: [AnyHashable: Any]) -> [String: Any]? {
-        var out: [String: Any] = [:]
-        for (k, v) in d {
-            guard let s = k.base as? String else { return nil }
-            out[s] = v
-        }
-        return out
-    }
-
-    private static func kind(of value: Any) -> String {
-        switch value {
-        case is String: return "string"
-        case is [Any]: return "array"
-        case is Data: return "data object"
-        case is Date: return "date"
-        case is Bool, is NSNumber, is Int, is Double: return "number"
-        default: return PropertyListValue.typeName(value)
-        }
+    /// ``parseExact(_:)`` in canonical Swift values (of keys equal as Swift strings,
+    /// the first in file order).
+    static func parse(_ data: Data) -> Result<[String: Any], ParseProblem> {
+        parseExact(data).map(CanonicalTree.dictionary)
     }
 
     // MARK: Writing
@@ -150,10 +134,25 @@ final class SuiteStore: @unchecked Sendable {
         var recovered: SharedDefaultsError?
     }
 
-    /// Runs `body` on the latest values under the suite's write lock and saves the
-    /// result atomically (durably unless configured otherwise). Nothing is written
-    /// when `body` throws, reports no change, or the result is too large.
-    func modify<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> Committed<R> {
+    /// One change a writer makes: the key, exactly as spelled, and its new value
+    /// (nil removes it).
+    struct Change {
+        var key: String
+        var value: PropertyListTree?
+    }
+
+    /// Runs `body` on the latest values under the suite's write lock, then applies
+    /// the changes it returns and saves the result atomically (durably unless
+    /// configured otherwise). Nothing is written when `body` throws, its changes
+    /// change nothing, or the result is too large.
+    ///
+    /// `body` may itself write the suite (through this store or another instance
+    /// of the same suite: the lock is re-entrant on the thread). Those writes are
+    /// committed when they return, so `body`'s changes are applied on top of the
+    /// suite as it stands when `body` returns, never on the values `body` was
+    /// given: nested writes survive, and `body`'s own changes come after them, in
+    /// program order.
+    func modify<R>(_ body: (PropertyListDictionary) throws -> (result: R, changes: [Change])) throws -> Committed<R> {
         do {
             return try coordinator.coordinate(writingItemAt: fileURL, options: .forMerging) { _ in
                 try modifyLocked(body)
@@ -163,28 +162,47 @@ final class SuiteStore: @unchecked Sendable {
         }
     }
 
-    private func modifyLocked<R>(_ body: (inout [String: Any]) throws -> (result: R, changed: Bool)) throws -> Committed<R> {
+    /// The cache when it still describes the file (one lstat), else a fresh read.
+    private func currentLocked() throws -> Cache {
         let identity = try currentIdentity()
-        var current: Cache
-        if let cached = lock.withLock({ cache }), cached.identity == identity {
-            current = cached
-        } else {
-            current = try load()
-            let loaded = current
-            lock.withLock {
-                cache = loaded
-                if loaded.pin != nil { parses += 1 }
+        if let cached = lock.withLock({ cache }), cached.identity == identity { return cached }
+        let loaded = try load()
+        lock.withLock {
+            cache = loaded
+            if loaded.pin != nil { parses += 1 }
+        }
+        return loaded
+    }
+
+    private func modifyLocked<R>(_ body: (PropertyListDictionary) throws -> (result: R, changes: [Change])) throws -> Committed<R> {
+        let before = try currentLocked()
+        let (result, changes) = try body(before.values)
+        guard !changes.isEmpty else { return Committed(result: result, recovered: nil) }
+        // Only `body` can have written meanwhile (this thread holds the lock); when
+        // it did, the file is a new inode (`before` pins the old one, so the
+        // number cannot be reused) and is read again.
+        let current = try currentLocked()
+        var values = current.values
+        var changed = false
+        for change in changes {
+            if let value = change.value {
+                if values[change.key] == value { continue }
+                values.set(value, forKey: change.key)
+                changed = true
+            } else if values.removeValue(forKey: change.key) != nil {
+                changed = true
             }
         }
-        var values = current.values
-        let (result, changed) = try body(&values)
         guard changed else { return Committed(result: result, recovered: nil) }
 
         let data: Data
         do {
-            data = try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
+            guard format != .openStep else {
+                throw PropertyListError("the OpenStep format cannot be written (Apple's platforms do not write it either); open the suite with format .binary or .xml")
+            }
+            data = try PropertyListCodec.write(.dictionary(values), format: format == .xml ? .xml : .binary)
         } catch {
-            throw SharedDefaultsError.codingFailed(key: "(whole suite)", type: "[String: Any]", problem: "\(error)")
+            throw SharedDefaultsError.codingFailed(key: "(whole suite)", type: "property list", problem: "\(error)")
         }
         if data.count >= Self.sizeLimit {
             throw SharedDefaultsError.suiteTooLarge(path: path, size: data.count, limit: Self.sizeLimit)

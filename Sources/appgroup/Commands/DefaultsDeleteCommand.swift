@@ -30,10 +30,10 @@ enum DefaultsDeleteCommand {
         try DefaultsSuite.translating {
             try suite.defaults.transaction { transaction in
                 guard let key else {
-                    for name in transaction.values.keys { transaction.removeObject(forKey: name) }
+                    for name in transaction.keys { transaction.removeObject(forKey: name) }
                     return
                 }
-                guard transaction.values[key] != nil else {
+                guard transaction.keys.contains(where: { $0.utf8.elementsEqual(key.utf8) }) else {
                     throw CLIError.notFound("the domain/default pair of (\(suite.name), \(key)) does not exist: no key \(Arguments.quote(key)) in \(suite.label); nothing was changed")
                 }
                 transaction.removeObject(forKey: key)

@@ -1,0 +1,316 @@
+import Foundation
+
+/// Reads Apple's binary property-list format, `bplist00`.
+///
+/// Strict on hostile input: every offset, reference and length is checked
+/// against the file before use; a cycle of containers, nesting deeper than
+/// ``PropertyListLimits/maximumDepth`` or more than ``PropertyListLimits/maximumValues``
+/// values is refused; the walk keeps its own stack, so no input can overflow the
+/// thread's. Sets, UIDs and null objects, which no property list of this
+/// package's kinds holds, are refused with a message naming the object.
+package enum BinaryPropertyListReader {
+    /// The value `data` holds.
+    /// - Throws: ``PropertyListError`` saying what is wrong and where.
+    /// - Parameter allowingUIDs: read a UID (a keyed archive's object reference) as
+    ///   the integer it holds instead of refusing it; for checking archives before
+    ///   `NSKeyedUnarchiver` sees them, never for storing.
+    package static func read(_ data: Data, allowingUIDs: Bool = false) throws -> PropertyListTree {
+        try data.withUnsafeBytes { raw in
+            var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: allowingUIDs)
+            return try parser.run()
+        }
+    }
+
+    private struct Frame {
+        let object: Int
+        let isDictionary: Bool
+        /// Byte offset of the first reference (for a dictionary, the first key's).
+        let refs: Int
+        let count: Int
+        var next = 0
+        var keys: [String] = []
+        var items: [PropertyListTree] = []
+    }
+
+    private struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let offsetSize: Int
+        let refSize: Int
+        let objectCount: Int
+        let top: Int
+        let table: Int
+        var onPath: [Bool]
+        var stack: [Frame] = []
+        var values = 0
+        let uids: Bool
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool) throws {
+            self.bytes = bytes
+            self.uids = allowingUIDs
+            let count = bytes.count
+            guard count >= 8, bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
+                  bytes[4] == 0x73, bytes[5] == 0x74 else {
+                throw PropertyListError("not a binary property list (it does not begin with \"bplist\")")
+            }
+            guard bytes[6] == 0x30, bytes[7] == 0x30 else {
+                let version = String(decoding: [bytes[6], bytes[7]], as: UTF8.self)
+                throw PropertyListError("a binary property list of version \"\(version)\"; only version \"00\" is read")
+            }
+            guard count >= 8 + 1 + 32 else {
+                throw PropertyListError("a truncated binary property list of \(count) bytes (shorter than its header and trailer)")
+            }
+            let trailer = count - 32
+            offsetSize = Int(bytes[trailer + 6])
+            refSize = Int(bytes[trailer + 7])
+            func word(_ at: Int) -> UInt64 {
+                var v: UInt64 = 0
+                for i in 0..<8 { v = v << 8 | UInt64(bytes[at + i]) }
+                return v
+            }
+            let objects = word(trailer + 8), topObject = word(trailer + 16), tableOffset = word(trailer + 24)
+            guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
+                throw PropertyListError("a truncated or damaged binary property list: its trailer gives offset size \(offsetSize) and reference size \(refSize) (each must be 1 to 8)")
+            }
+            guard tableOffset >= 9, tableOffset <= UInt64(trailer) else {
+                throw PropertyListError("a truncated or damaged binary property list: its offset table at \(tableOffset) is outside the file (\(count) bytes)")
+            }
+            table = Int(tableOffset)
+            guard objects >= 1, objects <= UInt64((trailer - table) / offsetSize) else {
+                throw PropertyListError("a truncated or damaged binary property list: its trailer claims \(objects) objects, but the offset table holds at most \((trailer - table) / offsetSize)")
+            }
+            objectCount = Int(objects)
+            guard topObject < objects else {
+                throw PropertyListError("a truncated or damaged binary property list: its top object \(topObject) is not among its \(objects) objects")
+            }
+            top = Int(topObject)
+            onPath = [Bool](repeating: false, count: objectCount)
+        }
+
+        /// A big-endian unsigned integer of `size` (1...8) bytes at `at`, which the caller has bounds-checked.
+        private func unsigned(at: Int, size: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
+            return v
+        }
+
+        /// Fails unless `size` bytes from `at` lie within the object area (before the offset table).
+        private func need(_ at: Int, _ size: Int, _ object: Int) throws {
+            guard at >= 8, size >= 0, at <= table, size <= table - at else {
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) needs \(size) bytes, past the end of the object area (byte \(table))")
+            }
+        }
+
+        private func offset(of object: Int) throws -> Int {
+            let at = table + object * offsetSize
+            let value = unsigned(at: at, size: offsetSize)
+            guard value >= 8, value < UInt64(table) else {
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) has offset \(value), outside the object area (bytes 8 to \(table))")
+            }
+            return Int(value)
+        }
+
+        private func reference(at: Int, in object: Int) throws -> Int {
+            let value = unsigned(at: at, size: refSize)
+            guard value < UInt64(objectCount) else {
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) refers to object \(value), but there are only \(objectCount)")
+            }
+            return Int(value)
+        }
+
+        /// The element count of the object whose marker is at `at`, and where its content begins.
+        private func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
+            let low = Int(marker & 0x0F)
+            if low != 0x0F { return (low, at + 1) }
+            try need(at + 1, 1, object)
+            let intMarker = bytes[at + 1]
+            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) has a length that is not an integer of 1 to 8 bytes")
+            }
+            let size = 1 << Int(intMarker & 0x0F)
+            try need(at + 2, size, object)
+            let value = unsigned(at: at + 2, size: size)
+            guard value <= UInt64(table) else {
+                throw PropertyListError("a truncated or damaged binary property list: object \(object) claims \(value) elements, more than the file holds")
+            }
+            return (Int(value), at + 2 + size)
+        }
+
+        private mutating func count(_ object: Int) throws {
+            values += 1
+            if values > budget {
+                throw PropertyListError("a binary property list of \(bytes.count) bytes expanding to more than \(budget) values (objects referenced from many places); refused")
+            }
+        }
+
+        /// Values this file may expand to. Every place a value appears costs at least
+        /// one reference byte unless a container is shared (which Apple's writer never
+        /// does, Python's only for one object used twice), so a file far beyond its
+        /// size is hostile: refused after work proportional to the file, not to the limit.
+        private var budget: Int { min(PropertyListLimits.maximumValues, max(65_536, 2 * bytes.count)) }
+
+        mutating func run() throws -> PropertyListTree {
+            if let scalar = try start(top) { return scalar }
+            while !stack.isEmpty {
+                let last = stack.count - 1
+                let frame = stack[last]
+                if frame.next < frame.count {
+                    let slot = frame.isDictionary ? frame.count + frame.next : frame.next
+                    let child = try reference(at: frame.refs + slot * refSize, in: frame.object)
+                    stack[last].next += 1
+                    if onPath[child] {
+                        throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(frame.object))")
+                    }
+                    if let scalar = try start(child) { stack[last].items.append(scalar) }
+                    continue
+                }
+                stack.removeLast()
+                onPath[frame.object] = false
+                let value: PropertyListTree
+                if frame.isDictionary {
+                    var dictionary = PropertyListDictionary()
+                    for (key, item) in zip(frame.keys, frame.items) { dictionary.set(item, forKey: key) }
+                    value = .dictionary(dictionary)
+                } else {
+                    value = .array(frame.items)
+                }
+                if stack.isEmpty { return value }
+                stack[stack.count - 1].items.append(value)
+            }
+            throw PropertyListError("a truncated or damaged binary property list: nothing was read")
+        }
+
+        /// Decodes a scalar, or pushes a container's frame and returns nil.
+        private mutating func start(_ object: Int) throws -> PropertyListTree? {
+            try count(object)
+            let at = try offset(of: object)
+            let marker = bytes[at]
+            let low = Int(marker & 0x0F)
+            switch marker >> 4 {
+            case 0x0:
+                switch marker {
+                case 0x08: return .bool(false)
+                case 0x09: return .bool(true)
+                default:
+                    throw PropertyListError("a binary property list holding a null or fill object (object \(object), marker 0x\(String(marker, radix: 16))), which no defaults, keychain or entitlements file contains")
+                }
+            case 0x1:
+                guard low <= 4 else { throw bad(object, marker) }
+                let size = 1 << low
+                try need(at + 1, size, object)
+                switch size {
+                case 1, 2, 4: return .integer(PropertyListInteger(unsigned(at: at + 1, size: size)))
+                case 8: return .integer(.signed(Int64(bitPattern: unsigned(at: at + 1, size: 8))))
+                default:
+                    let high = unsigned(at: at + 1, size: 8), low64 = unsigned(at: at + 9, size: 8)
+                    if high == 0 { return .integer(PropertyListInteger(low64)) }
+                    if high == UInt64.max, low64 >= 1 << 63 { return .integer(.signed(Int64(bitPattern: low64))) }
+                    throw PropertyListError("a binary property list holding an integer wider than 64 bits (object \(object)); refused")
+                }
+            case 0x2:
+                if low == 2 {
+                    try need(at + 1, 4, object)
+                    return .real(Double(Float(bitPattern: UInt32(unsigned(at: at + 1, size: 4)))))
+                }
+                guard low == 3 else { throw bad(object, marker) }
+                try need(at + 1, 8, object)
+                return .real(Double(bitPattern: unsigned(at: at + 1, size: 8)))
+            case 0x3:
+                guard marker == 0x33 else { throw bad(object, marker) }
+                try need(at + 1, 8, object)
+                return .date(Double(bitPattern: unsigned(at: at + 1, size: 8)))
+            case 0x4:
+                let (n, content) = try length(at: at, marker: marker, object: object)
+                try need(content, n, object)
+                return .data(Data(UnsafeBufferPointer(rebasing: bytes[content..<content + n])))
+            case 0x5:
+                let (n, content) = try length(at: at, marker: marker, object: object)
+                try need(content, n, object)
+                let slice = UnsafeBufferPointer(rebasing: bytes[content..<content + n])
+                guard slice.allSatisfy({ $0 < 0x80 }) else {
+                    throw PropertyListError("a binary property list with a non-ASCII byte in an ASCII string (object \(object)); such strings must be UTF-16")
+                }
+                return .string(String(decoding: slice, as: UTF8.self))
+            case 0x6:
+                let (n, content) = try length(at: at, marker: marker, object: object)
+                try need(content, 0, object)
+                guard n <= (table - content) / 2 else { throw tooMany(object, n) }
+                try need(content, n * 2, object)
+                return .string(try utf16(at: content, units: n, object: object))
+            case 0x8:
+                if uids, low <= 7 {
+                    try need(at + 1, low + 1, object)
+                    return .integer(PropertyListInteger(unsigned(at: at + 1, size: low + 1)))
+                }
+                throw PropertyListError("a binary property list holding a UID (object \(object)), a keyed-archiver reference that no defaults, keychain or entitlements file contains")
+            case 0xA, 0xD:
+                let isDictionary = marker >> 4 == 0xD
+                let (n, content) = try length(at: at, marker: marker, object: object)
+                let slots = isDictionary ? 2 : 1
+                try need(content, 0, object)
+                guard n <= (table - content) / (refSize * slots) else { throw tooMany(object, n) }
+                try need(content, n * refSize * slots, object)
+                if stack.count >= PropertyListLimits.maximumDepth {
+                    throw PropertyListError("a property list nested deeper than \(PropertyListLimits.maximumDepth) levels of arrays and dictionaries (at object \(object)); refused")
+                }
+                var frame = Frame(object: object, isDictionary: isDictionary, refs: content, count: n)
+                frame.items.reserveCapacity(n)
+                if isDictionary {
+                    frame.keys.reserveCapacity(n)
+                    for i in 0..<n {
+                        let key = try reference(at: content + i * refSize, in: object)
+                        frame.keys.append(try keyString(key, in: object))
+                    }
+                }
+                onPath[object] = true
+                stack.append(frame)
+                return nil
+            case 0xC:
+                throw PropertyListError("a binary property list holding a set (object \(object)), which no defaults, keychain or entitlements file contains")
+            default:
+                throw bad(object, marker)
+            }
+        }
+
+        private mutating func keyString(_ object: Int, in dictionary: Int) throws -> String {
+            let at = try offset(of: object)
+            let marker = bytes[at]
+            guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
+                throw PropertyListError("a binary property list whose dictionary (object \(dictionary)) has a key that is not a string (object \(object))")
+            }
+            guard case .string(let key)? = try start(object) else {
+                throw PropertyListError("a truncated or damaged binary property list: key object \(object) is not a string")
+            }
+            return key
+        }
+
+        private func utf16(at: Int, units: Int, object: Int) throws -> String {
+            var scalars = String.UnicodeScalarView()
+            var i = 0
+            while i < units {
+                let unit = UInt16(unsigned(at: at + 2 * i, size: 2))
+                i += 1
+                if unit & 0xFC00 == 0xD800, i < units {
+                    let next = UInt16(unsigned(at: at + 2 * i, size: 2))
+                    if next & 0xFC00 == 0xDC00, let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(next) - 0xDC00)) {
+                        scalars.append(scalar)
+                        i += 1
+                        continue
+                    }
+                }
+                guard let scalar = Unicode.Scalar(unit) else {
+                    throw PropertyListError("a binary property list with an unpaired UTF-16 surrogate (0x\(String(unit, radix: 16))) in a string (object \(object)); refused rather than altered")
+                }
+                scalars.append(scalar)
+            }
+            return String(scalars)
+        }
+
+        private func tooMany(_ object: Int, _ n: Int) -> PropertyListError {
+            PropertyListError("a truncated or damaged binary property list: object \(object) claims \(n) elements, more than the file holds")
+        }
+
+        private func bad(_ object: Int, _ marker: UInt8) -> PropertyListError {
+            PropertyListError("a truncated or damaged binary property list: object \(object) has the unknown marker 0x\(String(marker, radix: 16))")
+        }
+    }
+}

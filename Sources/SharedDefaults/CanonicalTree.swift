@@ -1,0 +1,59 @@
+import AppGroupContainer
+import Foundation
+
+/// Between the suite's exact stored form (``PropertyListTree``, keys kept by
+/// their exact spelling) and the canonical Swift values the public API hands out
+/// (see ``PropertyListValue``).
+enum CanonicalTree {
+    /// The canonical value of a stored one.
+    ///
+    /// A Swift `[String: Any]` cannot hold two keys that differ only in Unicode
+    /// normalization ("caf\u{E9}" and "cafe\u{301}" are equal Swift strings), so a
+    /// nested dictionary holding both gives the first in file order; the stored
+    /// suite keeps both. An integer above Int.max becomes a Double, as Foundation
+    /// reads one.
+    static func value(_ tree: PropertyListTree) -> Any {
+        switch tree {
+        case .string(let s): return s
+        case .integer(.signed(let v)): return Int(exactly: v) ?? Double(v)
+        case .integer(.unsigned(let v)): return Int(exactly: v) ?? Double(v)
+        case .real(let r): return r
+        case .bool(let b): return b
+        case .date(let d): return Date(timeIntervalSinceReferenceDate: d)
+        case .data(let d): return d
+        case .array(let items): return items.map(value)
+        case .dictionary(let d): return dictionary(d)
+        }
+    }
+
+    /// A stored dictionary as `[String: Any]`: of keys equal as Swift strings, the
+    /// first in file order.
+    static func dictionary(_ d: PropertyListDictionary) -> [String: Any] {
+        var out: [String: Any] = [:]
+        out.reserveCapacity(d.count)
+        for (key, item) in d where out[key] == nil { out[key] = value(item) }
+        return out
+    }
+
+    /// The stored form of a canonical value (one ``PropertyListValue/normalize(_:key:)``
+    /// returned).
+    /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)`` for anything else.
+    static func tree(_ value: Any, key: String) throws -> PropertyListTree {
+        switch value {
+        case let v as String: return .string(v)
+        case let v as Bool: return .bool(v)
+        case let v as Int: return .integer(.signed(Int64(v)))
+        case let v as Double: return .real(v)
+        case let v as Data: return .data(v)
+        case let v as Date: return .date(v.timeIntervalSinceReferenceDate)
+        case let v as [Any]: return .array(try v.map { try tree($0, key: key) })
+        case let v as [String: Any]:
+            var d = PropertyListDictionary()
+            // Sorted, so equal values always serialize to equal bytes.
+            for (k, item) in v.sorted(by: { $0.key < $1.key }) { d.set(try tree(item, key: key), forKey: k) }
+            return .dictionary(d)
+        default:
+            throw SharedDefaultsError.notPropertyList(key: key, path: key, type: PropertyListValue.typeName(value))
+        }
+    }
+}
