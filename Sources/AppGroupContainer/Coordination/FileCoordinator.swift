@@ -146,7 +146,7 @@ public struct FileCoordinator: Sendable {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
-            if let i = wanted.firstIndex(where: { $0.lockPath == item.lockPath }) {
+            if let i = wanted.firstIndex(where: { ExactPath.same($0.lockPath, item.lockPath) }) {
                 if mode == .exclusive { wanted[i] = Step(slot: item.slot, mode: .exclusive, itemPath: item.path) }
             } else {
                 wanted.append(Step(slot: item.slot, mode: mode, itemPath: item.path))
