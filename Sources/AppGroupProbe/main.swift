@@ -22,11 +22,11 @@ import Foundation
 //                                         async work has run beside them (exit 4 if it
 //                                         cannot within 5 s), then "acquired N" when all got it
 //   swap-dir --file F --until STOP --attic DIR
-//                                         until STOP exists: under F's write coordination,
-//                                         copy F's directory into a new one, move the old
-//                                         one into DIR (kept, so its lock file stays
-//                                         linked) and rename the copy into its place;
-//                                         prints "swapped N"
+//                                         until STOP exists: holding F's lock (a fresh
+//                                         descriptor each time, as another program would),
+//                                         copy F's directory into a new one, exchange the
+//                                         two names, keep the old one in DIR (so its lock
+//                                         file stays linked); prints "swapped N"
 //   container-save --group G --name N --wait FILE
 //                                         resolve G's container (identity and root from the
 //                                         environment), save "first" into
@@ -178,32 +178,46 @@ do {
         for _ in 0..<count { acquired.wait() }
         say("acquired \(count)")
     case "swap-dir":
+        // A peer following README's protocol by hand, as another program would: a
+        // fresh descriptor on the lock file for every swap (classic lockf lock,
+        // step 5 checked), so it always locks the file the path names now.
         let file = URL(fileURLWithPath: option("file"))
         let stop = option("until")
         let attic = URL(fileURLWithPath: option("attic"))
         let directory = file.deletingLastPathComponent()
+        let lockPath = try FileCoordinator.lockFileURL(for: file).path
         let fm = FileManager.default
         var swaps = 0
         while !fm.fileExists(atPath: stop) {
-            try FileCoordinator().coordinate(writingItemAt: file) { _ in
-                // cp -a of the contents (the lock file included) into a new directory,
-                // then the copy takes the original's name: every file gets a new inode.
-                let copy = directory.deletingLastPathComponent().appendingPathComponent(".copy-\(swaps)")
-                try fm.createDirectory(at: copy, withIntermediateDirectories: false)
-                for name in try fm.contentsOfDirectory(atPath: directory.path) {
-                    let data = try Data(contentsOf: directory.appendingPathComponent(name))
-                    try data.write(to: copy.appendingPathComponent(name))
-                }
-                // The copy takes the original's name in one step (renameat2
-                // RENAME_EXCHANGE), so the path never goes missing; the original,
-                // now under the copy's name, is kept in the attic.
-                guard exchange(copy.path, directory.path) == 0 else {
-                    fail("renameat2(RENAME_EXCHANGE) failed: errno \(errno)")
-                }
-                try fm.moveItem(at: copy, to: attic.appendingPathComponent("old-\(swaps)"))
+            var fd: Int32 = -1
+            while true {
+                fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                guard fd >= 0, lockf(fd, F_LOCK, 0) == 0 else { fail("cannot lock \(lockPath): errno \(errno)") }
+                var held = stat()
+                var named = stat()
+                if fstat(fd, &held) == 0, lstat(lockPath, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino { break }
+                close(fd)
             }
+            // cp -a of the contents (the lock file included) into a new directory,
+            // which then takes the original's name: every file gets a new inode.
+            let copy = directory.deletingLastPathComponent().appendingPathComponent(".copy-\(swaps)")
+            try fm.createDirectory(at: copy, withIntermediateDirectories: false)
+            for name in try fm.contentsOfDirectory(atPath: directory.path) {
+                // Lock files are empty: made anew rather than read, because closing
+                // any descriptor of the locked file would drop this lockf lock.
+                let data = name.hasSuffix(".lock") ? Data() : try Data(contentsOf: directory.appendingPathComponent(name))
+                try data.write(to: copy.appendingPathComponent(name))
+            }
+            // In one step (renameat2 RENAME_EXCHANGE), so the path never goes
+            // missing; the original, now under the copy's name, is kept in the
+            // attic, so its lock file stays linked.
+            guard exchange(copy.path, directory.path) == 0 else {
+                fail("renameat2(RENAME_EXCHANGE) failed: errno \(errno)")
+            }
+            try fm.moveItem(at: copy, to: attic.appendingPathComponent("old-\(swaps)"))
+            close(fd) // releases the lock
             swaps += 1
-            usleep(500)
+            usleep(2000) // let the writers queue up between swaps
         }
         say("swapped \(swaps)")
     case "container-save":

@@ -134,18 +134,27 @@ public enum AtomicFile {
     /// Returns how many were removed.
     @discardableResult
     public static func removeStaleTemporaries(in directory: URL, for name: String? = nil, olderThan age: TimeInterval = 60) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        // Listed and removed relative to the directory reached without following a
+        // link below the root: a planted link never makes this remove files elsewhere.
+        guard let opened = try? ContainedDirectory.open(directory.standardizedFileURL.path) else { return 0 }
+        defer { opened.close() }
+        var names: [String] = []
+        let prefix = name.map { Array(temporaryPrefix(for: $0).utf8) }
+        _ = try? Sys.forEachEntry(at: opened.fd, path: opened.path) { entry in
+            // Byte prefix: a name that differs only in normalization is another file's.
+            if isTemporaryName(entry) && (prefix.map { entry.utf8.starts(with: $0) } ?? true) { names.append(entry) }
+        }
         let now = Date().timeIntervalSince1970
         var removed = 0
-        for entry in names where isTemporaryName(entry) && (name.map { entry.hasPrefix(temporaryPrefix(for: $0)) } ?? true) {
-            let path = directory.appendingPathComponent(entry).path
-            guard let st = try? Sys.lstat(path), Sys.isRegular(st) else { continue }
+        for entry in names {
+            let path = opened.path(of: entry)
+            guard let st = try? Sys.lstat(at: opened.fd, entry, path: path), Sys.isRegular(st) else { continue }
             #if canImport(Darwin)
             let modified = Double(st.st_mtimespec.tv_sec)
             #else
             let modified = Double(st.st_mtim.tv_sec)
             #endif
-            if now - modified >= age, (try? Sys.unlink(path)) == true { removed += 1 }
+            if now - modified >= age, (try? Sys.unlink(at: opened.fd, entry, path: path)) == true { removed += 1 }
         }
         return removed
     }

@@ -346,6 +346,32 @@ enum Sys {
         }
     }
 
+    /// ``forEachEntry(in:_:)`` for an open directory (fdopendir(3) of a duplicate
+    /// of `fd`, so `fd` stays open and its position untouched for the caller).
+    static func forEachEntry(at fd: Int32, path: String, _ body: (String) throws -> Void) throws {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "opendir", path: path, errno: e) }
+        let copy = systemDupCloexec(fd)
+        if copy < 0 { throw AppGroupError.systemCall(operation: "dup", path: path, errno: errno) }
+        guard let dir = systemFdopendir(copy) else {
+            let code = errno
+            _ = systemClose(copy)
+            throw AppGroupError.systemCall(operation: "fdopendir", path: path, errno: code)
+        }
+        defer { _ = systemClosedir(dir) }
+        while true {
+            errno = 0
+            guard let entry = systemReaddir(dir) else {
+                if errno != 0 { throw AppGroupError.systemCall(operation: "readdir", path: path, errno: errno) }
+                return
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            try body(name)
+        }
+    }
+
     /// read(2) and write(2) in 64 KiB chunks from `source` to `destination` until
     /// the end of `source`, so copying a large file takes constant memory.
     /// Returns the byte count copied.
@@ -417,5 +443,7 @@ private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st
 private func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 private func systemOpendir(_ p: String) -> OpaquePointer? { opendir(p) }
 private func systemClosedir(_ d: OpaquePointer) -> Int32 { closedir(d) }
+private func systemFdopendir(_ fd: Int32) -> OpaquePointer? { fdopendir(fd) }
+private func systemDupCloexec(_ fd: Int32) -> Int32 { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
 private func systemReaddir(_ d: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(d) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }
