@@ -12,7 +12,26 @@ extension MultiProcess {
         /// the lock, keeping the old directory, so the old lock file stays linked).
         /// A waiter that woke on the old lock file must notice and lock again.
         @Test("a directory replaced by a copy while writers wait loses no increment")
-        func directorySwappedUnderWaiters() throws {
+        func directorySwappedUnderWaiters() async throws {
+            let run = try await offPool { try Self.swapUnderWaiters() }
+            #expect(run.writers == [0, 0], "stderr: \(run.errors)")
+            #expect(run.swapper == 0, "stderr: \(run.errors)")
+            #expect(run.counter == 3000, "every acknowledged increment is in the counter")
+            print("[reliability] lock file's directory replaced by a copy \(run.swaps) while 2 x 1500 increments waited for it; counter \(run.counter.map(String.init) ?? "missing")")
+        }
+
+        struct SwapRun: Sendable {
+            var writers: [Int32?] = []
+            var swapper: Int32?
+            var swaps = ""
+            var counter: Int?
+            var errors = ""
+        }
+
+        /// Blocking (seconds of child processes): run off the cooperative pool, and
+        /// without #expect, which belongs to the test's task.
+        static func swapUnderWaiters() throws -> SwapRun {
+            var run = SwapRun()
             try withTemporaryDirectory { dir in
                 let work = dir.appendingPathComponent("work", isDirectory: true)
                 let attic = dir.appendingPathComponent("attic", isDirectory: true)
@@ -23,18 +42,20 @@ extension MultiProcess {
                 try withProbes { probes in
                     let swapper = try Probe(["swap-dir", "--file", file.path, "--until", stop.path, "--attic", attic.path])
                     probes.append(swapper)
-                    let writers = try startTogether(Array(repeating: ["increment", "--file", file.path, "--count", "1500"], count: 2),
-                                                    barrier: dir.appendingPathComponent("go"), probes: &probes)
+                    let writers = try (0..<2).map { _ in try Probe(["increment", "--file", file.path, "--count", "1500"]) }
+                    probes += writers
                     for writer in writers {
-                        #expect(writer.waitForExit(timeout: 120) == 0, "stderr: \(writer.errorOutput)")
+                        run.writers.append(writer.waitForExit(timeout: 120))
+                        run.errors += writer.errorOutput
                     }
-                    #expect(FileManager.default.createFile(atPath: stop.path, contents: Data()))
-                    #expect(swapper.waitForExit(timeout: 30) == 0, "stderr: \(swapper.errorOutput)")
-                    let swaps = swapper.lines.last ?? ""
-                    print("[reliability] lock file's directory replaced by a copy: \(swaps) times during 2 x 1500 increments; counter \(counter(file).map(String.init) ?? "missing")")
+                    _ = FileManager.default.createFile(atPath: stop.path, contents: Data())
+                    run.swapper = swapper.waitForExit(timeout: 30)
+                    run.errors += swapper.errorOutput
+                    run.swaps = swapper.lines.last ?? ""
                 }
-                #expect(counter(file) == 3000, "every acknowledged increment is in the counter")
+                run.counter = counter(file)
             }
+            return run
         }
 
         static let composed = "caf\u{E9}"
@@ -55,7 +76,7 @@ extension MultiProcess {
                     try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
                     let nfdLock = try FileCoordinator.lockFileURL(for: nfd).path
                     let coordinator = FileCoordinator(timeout: 0.3)
-                    try coordinator.coordinate(writingItemAt: nfc) { _ in
+                    _ = try coordinator.coordinate(writingItemAt: nfc) { _ in
                         // Not re-entrant: it must wait for the holder, and time out.
                         #expect {
                             try coordinator.coordinate(writingItemAt: nfd) { _ in }

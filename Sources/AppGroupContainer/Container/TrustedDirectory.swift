@@ -14,9 +14,9 @@ import Foundation
 /// - An existing directory of the process's own user that group or others may
 ///   write is repaired: chmod 0700, with a line through ``Diagnostics/warn(_:)``.
 ///   (Files someone may have planted while it was open stay; the line says so.)
-enum TrustedDirectory {
+package enum TrustedDirectory {
     /// Makes `path` (mode 0700) or checks the directory already there.
-    static func make(_ path: String) throws {
+    package static func make(_ path: String) throws {
         if try Sys.makeDirectory(path) { return }
         guard let st = try Sys.lstat(path) else {
             throw AppGroupError.systemCall(operation: "lstat", path: path, errno: ENOENT)
