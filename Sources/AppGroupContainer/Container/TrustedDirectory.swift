@@ -32,7 +32,15 @@ package enum TrustedDirectory {
             throw AppGroupError.untrustedDirectory(path: path, owner: UInt32(st.st_uid), mode: mode, user: UInt32(user))
         }
         if st.st_mode & 0o022 != 0 {
-            try Sys.chmod(path, Sys.directoryMode)
+            // Through a descriptor of the very directory checked (no link followed),
+            // so the repair cannot land on something put there since.
+            let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+            defer { Sys.close(fd) }
+            let opened = try Sys.fstat(fd, path: path)
+            guard opened.st_dev == st.st_dev, opened.st_ino == st.st_ino, opened.st_uid == user else {
+                throw AppGroupError.unsafePath(path: path, problem: "the directory changed while it was being checked; try again")
+            }
+            try Sys.fchmod(fd, Sys.directoryMode, path: path)
             Diagnostics.warn("container directory \(path) was writable by others (mode \(String(mode, radix: 8))); it is yours, so it was set to 700. "
                              + "Check it for files you did not make.")
         }

@@ -77,13 +77,6 @@ enum Sys {
         throw AppGroupError.systemCall(operation: "lstat", path: path, errno: errno)
     }
 
-    /// chmod(2).
-    static func chmod(_ path: String, _ mode: mode_t) throws {
-        if systemChmod(path, mode) != 0 {
-            throw AppGroupError.systemCall(operation: "chmod", path: path, errno: errno)
-        }
-    }
-
     /// geteuid(2): the user files must belong to.
     static var effectiveUser: uid_t { geteuid() }
 
