@@ -20,6 +20,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// A path given by a caller, or found on disk, is unsafe: a symbolic link, a
     /// path that leaves the container, a name with a separator or NUL.
     case unsafePath(path: String, problem: String)
+    /// A directory of the container belongs to another user (`owner`, with `mode`)
+    /// than the process's (`user`): that user could replace the files in it, so it
+    /// is not used. See ``ContainerResolver``.
+    case untrustedDirectory(path: String, owner: UInt32, mode: UInt32, user: UInt32)
     /// A file that should be a regular file is something else (a directory, a FIFO...).
     case notARegularFile(path: String, kind: String)
     /// A file is larger than the reader accepts.
@@ -56,6 +60,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
             return "cannot use container root \(path): \(problem)"
         case let .unsafePath(path, problem):
             return "refused path \(Self.quote(path)): \(problem)"
+        case let .untrustedDirectory(path, owner, mode, user):
+            return "refused directory \(path): it belongs to uid \(owner) (mode \(String(mode, radix: 8))), not to this process's user (uid \(user)), "
+                + "so uid \(owner) could replace the files in it and they would be read as yours. Nothing in it was read or written. "
+                + "Remove it so that it is made afresh, or, if you trust its contents, make it yours: chown \(user) and chmod 700 it."
         case let .notARegularFile(path, kind):
             return "\(path) is a \(kind), not a regular file: move it away and try again"
         case let .fileTooLarge(path, size, limit):

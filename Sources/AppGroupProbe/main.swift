@@ -21,6 +21,18 @@ import Foundation
 //                                         F's write lock; prints "pool free" once other
 //                                         async work has run beside them (exit 4 if it
 //                                         cannot within 5 s), then "acquired N" when all got it
+//   swap-dir --file F --until STOP --attic DIR
+//                                         until STOP exists: holding F's lock (a fresh
+//                                         descriptor each time, as another program would),
+//                                         copy F's directory into a new one, exchange the
+//                                         two names, keep the old one in DIR (so its lock
+//                                         file stays linked); prints "swapped N"
+//   container-save --group G --name N --wait FILE
+//                                         resolve G's container (identity and root from the
+//                                         environment), save "first" into
+//                                         Library/Preferences/N; print "saved first"; wait
+//                                         for FILE; save "second": print "saved second", or
+//                                         "refused: <error>" for an unsafePath error
 //
 // Options for every command:
 //   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
@@ -37,6 +49,15 @@ func increment(_ url: URL, coordinator: FileCoordinator) throws {
         let value = try readCounter(url)
         try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
     }
+}
+
+/// renameat2(a, b, RENAME_EXCHANGE): swaps two names atomically. Glibc's Swift
+/// module does not declare renameat2, so it is looked up at run time.
+func exchange(_ a: String, _ b: String) -> Int32 {
+    typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { errno = ENOSYS; return -1 }
+    let renameat2 = unsafeBitCast(symbol, to: Renameat2.self)
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */)
 }
 
 /// True when every byte of `data` equals its first (memcmp of the buffer against
@@ -156,6 +177,68 @@ do {
         say("pool free")
         for _ in 0..<count { acquired.wait() }
         say("acquired \(count)")
+    case "swap-dir":
+        // A peer following README's protocol by hand, as another program would: a
+        // fresh descriptor on the lock file for every swap (classic lockf lock,
+        // step 5 checked), so it always locks the file the path names now.
+        let file = URL(fileURLWithPath: option("file"))
+        let stop = option("until")
+        let attic = URL(fileURLWithPath: option("attic"))
+        let directory = file.deletingLastPathComponent()
+        let lockPath = try FileCoordinator.lockFileURL(for: file).path
+        let fm = FileManager.default
+        var swaps = 0
+        while !fm.fileExists(atPath: stop) {
+            var fd: Int32 = -1
+            while true {
+                fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                guard fd >= 0, lockf(fd, F_LOCK, 0) == 0 else { fail("cannot lock \(lockPath): errno \(errno)") }
+                var held = stat()
+                var named = stat()
+                if fstat(fd, &held) == 0, lstat(lockPath, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino { break }
+                close(fd)
+            }
+            // cp -a of the contents (the lock file included) into a new directory,
+            // which then takes the original's name: every file gets a new inode.
+            let copy = directory.deletingLastPathComponent().appendingPathComponent(".copy-\(swaps)")
+            try fm.createDirectory(at: copy, withIntermediateDirectories: false)
+            for name in try fm.contentsOfDirectory(atPath: directory.path) {
+                // Lock files are empty: made anew rather than read, because closing
+                // any descriptor of the locked file would drop this lockf lock.
+                let data = name.hasSuffix(".lock") ? Data() : try Data(contentsOf: directory.appendingPathComponent(name))
+                try data.write(to: copy.appendingPathComponent(name))
+            }
+            // In one step (renameat2 RENAME_EXCHANGE), so the path never goes
+            // missing; the original, now under the copy's name, is kept in the
+            // attic, so its lock file stays linked.
+            guard exchange(copy.path, directory.path) == 0 else {
+                fail("renameat2(RENAME_EXCHANGE) failed: errno \(errno)")
+            }
+            try fm.moveItem(at: copy, to: attic.appendingPathComponent("old-\(swaps)"))
+            close(fd) // releases the lock
+            swaps += 1
+            usleep(2000) // let the writers queue up between swaps
+        }
+        say("swapped \(swaps)")
+    case "container-save":
+        let container = try ContainerResolver.current().requireContainerURL(forSecurityApplicationGroupIdentifier: option("group"))
+        let file = container.appendingPathComponent("Library/Preferences").appendingPathComponent(option("name"))
+        let save: (String) throws -> Void = { text in
+            try FileCoordinator(timeout: 10).coordinate(writingItemAt: file, options: .forReplacing) { url in
+                try AtomicFile.write(Data(text.utf8), to: url)
+            }
+        }
+        try save("first")
+        say("saved first")
+        let wait = option("wait")
+        while !FileManager.default.fileExists(atPath: wait) { usleep(1000) }
+        do {
+            try save("second")
+            say("saved second")
+        } catch let error as AppGroupError {
+            guard case .unsafePath = error else { throw error }
+            say("refused: \(error)")
+        }
     default:
         fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
     }

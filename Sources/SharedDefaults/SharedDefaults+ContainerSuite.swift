@@ -34,7 +34,7 @@ extension SharedDefaults {
         }
         let directory = container.appendingPathComponent("Library/Preferences", isDirectory: true)
         let location = SuiteLocation(name: suiteName, group: group, directory: directory,
-                                     fileURL: directory.appendingPathComponent(suiteName + ".plist", isDirectory: false))
+                                     fileURL: directory.appendingPathComponent(SuiteLocation.fileName(suiteName), isDirectory: false))
         self.init(location: location, suiteName: suiteName, coordinator: coordinator, durable: durable, format: format)
     }
 }

@@ -70,7 +70,13 @@ struct SuiteLocation: Sendable {
     private static func at(_ container: URL, name: String, group: GroupIdentifier?) -> SuiteLocation {
         let directory = container.appendingPathComponent("Library/Preferences", isDirectory: true)
         return SuiteLocation(name: name, group: group, directory: directory,
-                             fileURL: directory.appendingPathComponent(name + ".plist", isDirectory: false))
+                             fileURL: directory.appendingPathComponent(fileName(name), isDirectory: false))
+    }
+
+    /// `<name>.plist`, shortened by AppGroupContainer's one rule when longer than
+    /// 255 bytes (a group identifier may be 255 bytes itself).
+    static func fileName(_ name: String) -> String {
+        FileNames.fitted(name + ".plist", keepingSuffix: ".plist")
     }
 
     /// Why `name` cannot be a file name inside Preferences, or nil when it can.

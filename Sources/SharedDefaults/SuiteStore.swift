@@ -235,10 +235,13 @@ final class SuiteStore: @unchecked Sendable {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-        let base = fileURL.lastPathComponent + ".corrupt-" + formatter.string(from: Date())
+        let stamp = ".corrupt-" + formatter.string(from: Date())
+        let base = fileURL.lastPathComponent + stamp
         let directory = fileURL.deletingLastPathComponent()
         for attempt in 0..<1000 {
-            let name = attempt == 0 ? base : base + "-\(attempt)"
+            // A long suite's name is shortened (the stamp kept) to fit 255 bytes.
+            let suffix = attempt == 0 ? stamp : stamp + "-\(attempt)"
+            let name = FileNames.fitted(fileURL.lastPathComponent + suffix, keepingSuffix: suffix)
             let destination = directory.appendingPathComponent(name)
             do {
                 // Not durable on its own: the save that follows fsyncs the directory.

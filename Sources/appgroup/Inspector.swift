@@ -43,35 +43,62 @@ struct Inspector {
             throw CLIError.usage("\(error)")
         }
         let container = try resolver(for: group).containerLocation(for: group)
-        guard isDirectory(container) else {
+        switch FileKind(container) {
+        case .directory:
+            return (group, container)
+        case .symbolicLink(let target):
+            throw CLIError.failed("\(container.path) is a symbolic link to \(target), not a container: it was not followed. "
+                                  + "A container is a real directory under the root; remove the link")
+        case .unreadable(let code):
+            throw CLIError.failed("cannot look at \(container.path): \(FileKind.reason(code)). "
+                                  + "Run as the user that owns the container root \(root.path), or fix its permissions")
+        case .regular, .other:
+            throw CLIError.failed("\(container.path) is not a directory, so it is not a container; move it away")
+        case .missing:
             let present = (try? groups().map(\.rawValue)) ?? []
             let known = present.isEmpty ? "no group is present there" : "groups present: " + present.joined(separator: ", ")
             throw CLIError.notFound("unknown group \(group.rawValue): no container at \(container.path) (\(known)); "
                                     + "a container is made when an app or extension first resolves it, or check --root / APP_GROUP_CONTAINERS_ROOT")
         }
-        return (group, container)
     }
 
     /// The groups present: directories of the root named by a valid group
     /// identifier (`Applications/`, the per-app containers, is not one), sorted.
+    /// A symbolic link there is not a group (see ``linkedGroups()``).
     func groups() throws -> [GroupIdentifier] {
-        guard isDirectory(root) else {
-            throw CLIError.notFound("no container root at \(root.path): pass --root DIR or set APP_GROUP_CONTAINERS_ROOT to the root your app or test uses")
-        }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: root.path)
-        } catch {
-            throw CLIError.failed("cannot list the container root \(root.path): \(error.localizedDescription)")
-        }
-        return names.sorted().compactMap { name in
-            guard let group = GroupIdentifier(validating: name) else { return nil }
-            return isDirectory(root.appendingPathComponent(name, isDirectory: true)) ? group : nil
+        try entries().compactMap { $0.1 == .directory ? $0.0 : nil }
+    }
+
+    /// Names of the root that are valid group identifiers but symbolic links: shown
+    /// as links, never followed.
+    func linkedGroups() throws -> [(GroupIdentifier, String)] {
+        try entries().compactMap { entry in
+            if case let .symbolicLink(target) = entry.1 { return (entry.0, target) }
+            return nil
         }
     }
 
-    func isDirectory(_ url: URL) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) && directory.boolValue
+    private func entries() throws -> [(GroupIdentifier, FileKind)] {
+        switch FileKind(root) {
+        case .directory:
+            break
+        case .symbolicLink:
+            // The root itself is trusted as configured (it may be a link, like /tmp on macOS).
+            var directory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &directory), directory.boolValue else {
+                throw CLIError.notFound("no container root at \(root.path): pass --root DIR or set APP_GROUP_CONTAINERS_ROOT to the root your app or test uses")
+            }
+        case .unreadable(let code):
+            throw CLIError.failed("cannot read the container root \(root.path): \(FileKind.reason(code))")
+        case .missing, .regular, .other:
+            throw CLIError.notFound("no container root at \(root.path): pass --root DIR or set APP_GROUP_CONTAINERS_ROOT to the root your app or test uses")
+        }
+        return try FileKind.names(in: root).sorted().compactMap { name in
+            guard let group = GroupIdentifier(validating: name) else { return nil }
+            return (group, FileKind(root.appendingPathComponent(name, isDirectory: true)))
+        }
     }
+
+    /// True for a real directory (a link to one is not).
+    func isDirectory(_ url: URL) -> Bool { FileKind(url) == .directory }
 }

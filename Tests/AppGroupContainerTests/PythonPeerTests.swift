@@ -7,25 +7,47 @@ import Testing
 /// locks this package takes) races the Swift probes on one counter.
 extension MultiProcess {
     @Suite struct PythonPeer {
-        /// The protocol, written from README alone: lock `.<name>.lock` (whole file),
-        /// check it is still linked, read, write a temporary, fsync, rename, fsync the
-        /// directory, unlock.
+        /// The protocol, written from README alone: lock `.<name>.lock` (whole file,
+        /// the name shortened by README's rule past 255 bytes), check the path still
+        /// names the locked file (step 5), read, write a temporary, fsync, rename,
+        /// fsync the directory, unlock.
         static let peer = #"""
-        import fcntl, os, sys
-        path, count = sys.argv[1], int(sys.argv[2])
+        import fcntl, hashlib, os, sys
+        def fitted(n, suffix, limit=255):
+            if len(n) <= limit:
+                return n
+            digest = hashlib.sha256(n).hexdigest()[:32].encode()
+            cut = min(limit - len(suffix) - 1 - len(digest), len(n) - len(suffix))
+            while cut > 0 and (n[cut] & 0xC0) == 0x80:
+                cut -= 1
+            return n[:cut] + b"~" + digest + suffix
+        def lock(lock_path, kind):
+            while True:
+                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                fcntl.lockf(fd, kind)
+                held = os.fstat(fd)
+                try:
+                    now = os.lstat(lock_path)
+                    if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                        return fd
+                except FileNotFoundError:
+                    pass
+                os.close(fd)
+        path, count = os.fsencode(sys.argv[1]), int(sys.argv[2])
         directory, name = os.path.split(path)
-        lock_path = os.path.join(directory, "." + name + ".lock")
+        lock_path = os.path.join(directory, fitted(b"." + name + b".lock", b".lock"))
+        if count < 0:
+            print(os.fsdecode(lock_path), flush=True)
+            sys.exit(0)
         for i in range(count):
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-            fcntl.lockf(fd, fcntl.LOCK_EX)
-            assert os.fstat(fd).st_nlink > 0
+            fd = lock(lock_path, fcntl.LOCK_EX)
             try:
                 try:
                     with open(path, "rb") as f:
                         value = int(f.read() or b"0")
                 except FileNotFoundError:
                     value = 0
-                temporary = os.path.join(directory, ".%s.tmp-py%d-%d" % (name, os.getpid(), i))
+                temporary = os.path.join(directory, b".tmp-py%d-%d" % (os.getpid(), i))
                 out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
                 os.write(out, str(value + 1).encode())
                 os.fsync(out)
@@ -77,6 +99,41 @@ extension MultiProcess {
                     #expect(peer.terminationStatus == 0)
                 }
                 #expect(counter(file) == 1000)
+            }
+        }
+
+        /// Finding 13: a peer derives the same shortened lock name from README's rule.
+        @Test("Python derives the same lock file as Swift for a 255-byte name, and both exclude each other on it")
+        func pythonAgreesOnLongLockNames() throws {
+            try withTemporaryDirectory { dir in
+                let script = dir.appendingPathComponent("peer.py")
+                try Data(Self.peer.utf8).write(to: script)
+                let file = dir.appendingPathComponent(String(repeating: "\u{E9}", count: 100) + String(repeating: "n", count: 49) + ".plist")
+                try #require(file.lastPathComponent.utf8.count == 255)
+                let python = try Self.python()
+                let ask = Process()
+                ask.executableURL = python
+                ask.arguments = [script.path, file.path, "-1"]
+                let output = Pipe()
+                ask.standardOutput = output
+                try ask.run()
+                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                ask.waitUntilExit()
+                let swift = try FileCoordinator.lockFileURL(for: file).path
+                #expect(printed.trimmingCharacters(in: .newlines).utf8.elementsEqual(swift.utf8), "python: \(printed) swift: \(swift)")
+                #expect(URL(fileURLWithPath: swift).lastPathComponent.utf8.count <= 255)
+                let peer = Process()
+                peer.executableURL = python
+                peer.arguments = [script.path, file.path, "200"]
+                try peer.run()
+                try withProbes { probes in
+                    let probe = try Probe(["increment", "--file", file.path, "--count", "200"])
+                    probes.append(probe)
+                    #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)")
+                }
+                peer.waitUntilExit()
+                #expect(peer.terminationStatus == 0)
+                #expect(counter(file) == 400)
             }
         }
 

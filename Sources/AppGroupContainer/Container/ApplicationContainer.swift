@@ -17,15 +17,18 @@ extension ContainerResolver {
     /// group container (`Library/Caches`, `Library/Preferences`), directories 0700.
     /// No entitlement is needed: every process has its own container.
     /// - Throws: file-system errors; ``AppGroupError/unsafePath(path:problem:)`` when a
-    ///   symbolic link stands where one of its directories belongs.
+    ///   symbolic link stands where one of its directories belongs;
+    ///   ``AppGroupError/untrustedDirectory(path:owner:mode:user:)`` for one owned by
+    ///   another user (see ``ContainerResolver``).
     public func requireApplicationContainerURL() throws -> URL {
         try Self.makeRoot(root)
-        try Sys.makeDirectory(root.appendingPathComponent(Self.applicationsDirectoryName, isDirectory: true).path)
+        ContainerRoots.register(root)
+        try TrustedDirectory.make(root.appendingPathComponent(Self.applicationsDirectoryName, isDirectory: true).path)
         // The bundle identifier was validated by Entitlements: one safe path component.
         let container = applicationContainerLocation()
-        try Sys.makeDirectory(container.path)
+        try TrustedDirectory.make(container.path)
         for sub in Self.standardSubdirectories {
-            try Sys.makeDirectory(container.appendingPathComponent(sub, isDirectory: true).path)
+            try TrustedDirectory.make(container.appendingPathComponent(sub, isDirectory: true).path)
         }
         return container
     }

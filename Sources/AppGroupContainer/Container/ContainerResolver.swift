@@ -12,6 +12,18 @@ import Foundation
 /// Directories are created 0700 on first use, whatever the umask; two processes
 /// resolving the same new group at once both succeed and get the same directory.
 /// Symbolic links planted where a container directory belongs are refused.
+///
+/// Ownership: the root and every directory the resolver makes or finds (the
+/// group's directory, `Library`, `Library/Caches`, `Library/Preferences`, and
+/// `Applications/<bundle id>` with the same) must belong to the process's
+/// effective user. One owned by another user is refused with
+/// ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``, naming the path,
+/// owner and mode; one of the process's own that group or others may write is
+/// repaired (chmod 0700) and reported through ``Diagnostics/warn(_:)``.
+///
+/// Resolving a container registers its root (``ContainerRoots``), so that every
+/// later save in it (``AtomicFile``, the coordinator's lock files) refuses a
+/// symbolic link planted at any directory between the root and the file.
 public struct ContainerResolver: Sendable {
     /// The directory that holds every group's container.
     public let root: URL
@@ -73,7 +85,9 @@ public struct ContainerResolver: Sendable {
     /// The group's container, created on first use.
     /// - Throws: ``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)`` naming the
     ///   group, the bundle id, the groups held and the fix;
-    ///   ``AppGroupError/invalidGroupIdentifier(_:rule:)``; file-system errors.
+    ///   ``AppGroupError/invalidGroupIdentifier(_:rule:)``;
+    ///   ``AppGroupError/untrustedDirectory(path:owner:mode:user:)`` when a directory
+    ///   of the container belongs to another user; file-system errors.
     public func requireContainerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) throws -> URL {
         let group = try GroupIdentifier(groupIdentifier)
         try checkEntitlement(group)
@@ -99,21 +113,24 @@ public struct ContainerResolver: Sendable {
 
     func createContainer(for group: GroupIdentifier) throws -> URL {
         try Self.makeRoot(root)
+        ContainerRoots.register(root)
         let container = containerLocation(for: group)
-        try Sys.makeDirectory(container.path)
+        try TrustedDirectory.make(container.path)
         for sub in Self.standardSubdirectories {
-            try Sys.makeDirectory(container.appendingPathComponent(sub, isDirectory: true).path)
+            try TrustedDirectory.make(container.appendingPathComponent(sub, isDirectory: true).path)
         }
         return container
     }
 
     /// Creates the root and any missing parents. Existing parents are left as they
-    /// are (they may be shared, like /tmp); the root itself must be a directory.
+    /// are (they may be shared, like /tmp); the root itself must be a directory of
+    /// the process's user that no one else may write (see ``TrustedDirectory``).
     static func makeRoot(_ root: URL) throws {
         if let st = try Sys.stat(root.path) {
             guard Sys.isDirectory(st) else {
                 throw AppGroupError.invalidRoot(path: root.path, problem: "it is a \(Sys.fileKind(st.st_mode)), not a directory")
             }
+            try TrustedDirectory.check(st, root.path)
             return
         }
         var path = ""

@@ -38,13 +38,25 @@ extension AtomicFile {
         return Pin(fd: fd, identity: Identity(st))
     }
 
-    /// Opens the regular file at `path` read-only, refusing symbolic links, other
-    /// kinds of file (a FIFO does not block: O_NONBLOCK) and files over `limit`.
-    /// Nil when nothing is there.
+    /// Opens the regular file at `path` read-only, refusing symbolic links (at the
+    /// file, and at any directory between its container root and it: the file is
+    /// opened relative to a ``ContainedDirectory``), other kinds of file (a FIFO
+    /// does not block: O_NONBLOCK) and files over `limit`. Nil when nothing is there.
     static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
+        let standardized = PathScan(path).isStandardAbsolute ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let slash = standardized.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let directoryPath = slash == standardized.utf8.startIndex ? "/" : String(standardized[..<slash])
+        let name = String(standardized[standardized.utf8.index(after: slash)...])
+        let directory: ContainedDirectory
+        do {
+            directory = try ContainedDirectory.open(directoryPath)
+        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+            return nil
+        }
+        defer { directory.close() }
         let fd: Int32
         do {
-            fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: path)
         } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
             return nil
         } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {

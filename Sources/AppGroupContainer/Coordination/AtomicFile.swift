@@ -3,10 +3,17 @@ import Foundation
 /// Whole-file reads and atomic, durable replacement of files inside a container.
 ///
 /// A save writes a temporary file in the same directory
-/// (`.<name>.tmp-<pid>-<random>`, O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600),
-/// fsyncs it, renames it over the target and fsyncs the directory. A reader
-/// therefore sees the old file or the new one, never a torn or empty one. A save
-/// that fails leaves the old content and removes its temporary file.
+/// (`.<name>.tmp-<pid>-<random>`, O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600; the
+/// prefix shortened by ``FileNames`` when the name would pass 255 bytes), fsyncs
+/// it, renames it over the target and fsyncs the directory. A reader therefore
+/// sees the old file or the new one, never a torn or empty one. A save that fails
+/// leaves the old content and removes its temporary file.
+///
+/// Every save, read and removal works relative to the file's directory opened
+/// through ``ContainedDirectory``: below a container root no symbolic link is
+/// followed, checked at each call, so a link planted after a suite was opened is
+/// refused with ``AppGroupError/unsafePath(path:problem:)`` and nothing is written
+/// outside the root.
 ///
 /// AtomicFile does not lock: callers hold a ``FileCoordinator`` write
 /// coordination on the target while they read, modify and save.
@@ -23,16 +30,23 @@ public enum AtomicFile {
     ///   content is in place, only the directory's fsync failed.
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let target = url.standardizedFileURL
-        let directory = target.deletingLastPathComponent().path
-        if let st = try Sys.lstat(target.path), !Sys.isRegular(st) {
+        let targetPath = target.path
+        let name = target.lastPathComponent
+        // Everything below happens relative to the directory's descriptor, reached
+        // without following a link below the container root: a link planted at
+        // Library/Preferences (or above) after the file was first written fails
+        // here, at this write, and cannot redirect the rename later.
+        let directory = try ContainedDirectory.open(target.deletingLastPathComponent().path)
+        defer { directory.close() }
+        if let st = try Sys.lstat(at: directory.fd, name, path: targetPath), !Sys.isRegular(st) {
             if Sys.isSymlink(st) {
-                throw AppGroupError.unsafePath(path: target.path, problem: "a symbolic link stands where the file belongs; it was left untouched, remove it")
+                throw AppGroupError.unsafePath(path: targetPath, problem: "a symbolic link stands where the file belongs; it was left untouched, remove it")
             }
-            throw AppGroupError.notARegularFile(path: target.path, kind: Sys.fileKind(st.st_mode))
+            throw AppGroupError.notARegularFile(path: targetPath, kind: Sys.fileKind(st.st_mode))
         }
-        let temporary = try createTemporary(for: target)
+        let temporary = try createTemporary(in: directory, for: name)
         var done = false
-        defer { if !done { _ = try? Sys.unlink(temporary.path) } }
+        defer { if !done { _ = try? Sys.unlink(at: directory.fd, temporary.name, path: temporary.path) } }
         do {
             try data.withUnsafeBytes { try Sys.writeAll(temporary.fd, $0, path: temporary.path) }
             if durable { try Sys.fsync(temporary.fd, path: temporary.path) }
@@ -41,9 +55,9 @@ public enum AtomicFile {
             throw error
         }
         Sys.close(temporary.fd)
-        try Sys.rename(temporary.path, to: target.path)
+        try Sys.rename(at: directory.fd, temporary.name, to: name, path: targetPath)
         done = true
-        if durable { try syncDirectory(directory, afterChanging: target.path) }
+        if durable { try syncDirectory(directory, afterChanging: targetPath) }
     }
 
     /// Reads the whole regular file at `url`, refusing symbolic links, non-regular
@@ -105,14 +119,19 @@ public enum AtomicFile {
     /// Removes the file at `url` (not following links); false when it was not there.
     @discardableResult
     public static func remove(_ url: URL, durable: Bool = true) throws -> Bool {
-        let removed = try Sys.unlink(url.path)
-        if removed && durable { try syncDirectory(url.deletingLastPathComponent().path) }
+        let target = url.standardizedFileURL
+        let directory = try ContainedDirectory.open(target.deletingLastPathComponent().path)
+        defer { directory.close() }
+        let removed = try Sys.unlink(at: directory.fd, target.lastPathComponent, path: target.path)
+        if removed && durable { try Sys.fsync(directory.fd, path: directory.path) }
         return removed
     }
 
     /// The prefix of temporary files made for `name`: a crashed writer's leftovers
     /// start with it and are never read as data.
-    public static func temporaryPrefix(for name: String) -> String { "." + name + ".tmp-" }
+    /// `.<name>.tmp-`, shortened by ``FileNames/temporaryPrefix(for:)`` when a
+    /// temporary name would not fit in 255 bytes.
+    public static func temporaryPrefix(for name: String) -> String { FileNames.temporaryPrefix(for: name) }
 
     /// True for a name made by ``write(_:to:durable:)`` as a temporary file.
     public static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp-") }
@@ -122,32 +141,41 @@ public enum AtomicFile {
     /// Returns how many were removed.
     @discardableResult
     public static func removeStaleTemporaries(in directory: URL, for name: String? = nil, olderThan age: TimeInterval = 60) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        // Listed and removed relative to the directory reached without following a
+        // link below the root: a planted link never makes this remove files elsewhere.
+        guard let opened = try? ContainedDirectory.open(directory.standardizedFileURL.path) else { return 0 }
+        defer { opened.close() }
+        var names: [String] = []
+        let prefix = name.map { Array(temporaryPrefix(for: $0).utf8) }
+        _ = try? Sys.forEachEntry(at: opened.fd, path: opened.path) { entry in
+            // Byte prefix: a name that differs only in normalization is another file's.
+            if isTemporaryName(entry) && (prefix.map { entry.utf8.starts(with: $0) } ?? true) { names.append(entry) }
+        }
         let now = Date().timeIntervalSince1970
         var removed = 0
-        for entry in names where isTemporaryName(entry) && (name.map { entry.hasPrefix(temporaryPrefix(for: $0)) } ?? true) {
-            let path = directory.appendingPathComponent(entry).path
-            guard let st = try? Sys.lstat(path), Sys.isRegular(st) else { continue }
+        for entry in names {
+            let path = opened.path(of: entry)
+            guard let st = try? Sys.lstat(at: opened.fd, entry, path: path), Sys.isRegular(st) else { continue }
             #if canImport(Darwin)
             let modified = Double(st.st_mtimespec.tv_sec)
             #else
             let modified = Double(st.st_mtim.tv_sec)
             #endif
-            if now - modified >= age, (try? Sys.unlink(path)) == true { removed += 1 }
+            if now - modified >= age, (try? Sys.unlink(at: opened.fd, entry, path: path)) == true { removed += 1 }
         }
         return removed
     }
 
-    private static func createTemporary(for target: URL) throws -> (path: String, fd: Int32) {
-        let directory = target.deletingLastPathComponent().path
-        let prefix = temporaryPrefix(for: target.lastPathComponent)
+    private static func createTemporary(in directory: ContainedDirectory, for name: String) throws -> (name: String, path: String, fd: Int32) {
+        let prefix = temporaryPrefix(for: name)
         while true {
-            let path = directory + "/" + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let temporary = prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let path = directory.path(of: temporary)
             do {
-                let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode)
+                let fd = try Sys.open(at: directory.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode, path: path)
                 // O_CREAT applied the umask: files are 0600 whatever it is.
                 try? Sys.fchmod(fd, Sys.fileMode, path: path)
-                return (path, fd)
+                return (temporary, path, fd)
             } catch AppGroupError.systemCall(_, _, let code) where code == EEXIST {
                 continue
             }
@@ -159,6 +187,15 @@ public enum AtomicFile {
         let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY)
         defer { Sys.close(fd) }
         try Sys.fsync(fd, path: path)
+    }
+
+    /// fsync(2) of an open directory, with the same failure as the path form.
+    static func syncDirectory(_ directory: ContainedDirectory, afterChanging changed: String) throws {
+        do {
+            try Sys.fsync(directory.fd, path: directory.path)
+        } catch AppGroupError.systemCall(let operation, let path, let code) {
+            throw AppGroupError.notDurable(path: changed, operation: "\(operation)(\(path))", errno: code)
+        }
     }
 
     /// ``syncDirectory(_:)`` after `changed` was renamed or linked into place: a

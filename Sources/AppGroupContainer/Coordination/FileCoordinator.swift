@@ -117,8 +117,9 @@ public struct FileCoordinator: Sendable {
         return try await withLocks([(item, .exclusive)]) { try await writer(item.url) }
     }
 
-    /// The lock file that guards `item` (`<dir>/.<name>.lock`): what another
-    /// program locks to take part in the protocol.
+    /// The lock file that guards `item` (`<dir>/.<name>.lock`, shortened by
+    /// ``FileNames/lockName(for:)`` past 255 bytes): what another program locks to
+    /// take part in the protocol.
     public static func lockFileURL(for item: URL) throws -> URL {
         URL(fileURLWithPath: try Self.item(item, resolvingLinks: false).lockPath)
     }
@@ -146,7 +147,7 @@ public struct FileCoordinator: Sendable {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
-            if let i = wanted.firstIndex(where: { $0.lockPath == item.lockPath }) {
+            if let i = wanted.firstIndex(where: { ExactPath.same($0.lockPath, item.lockPath) }) {
                 if mode == .exclusive { wanted[i] = Step(slot: item.slot, mode: .exclusive, itemPath: item.path) }
             } else {
                 wanted.append(Step(slot: item.slot, mode: mode, itemPath: item.path))

@@ -4,11 +4,17 @@ import Foundation
 /// A whole-file advisory lock on a lock file, owned by one open file description.
 ///
 /// The protocol every participant follows (README, "Locking protocol"):
-/// - the lock file of an item at `<dir>/<name>` is `<dir>/.<name>.lock`, created
-///   0600 with O_NOFOLLOW and never deleted;
+/// - the lock file of an item at `<dir>/<name>` is `<dir>/.<name>.lock` (shortened
+///   by ``FileNames/lockName(for:)`` past 255 bytes), created 0600 with O_NOFOLLOW
+///   and never deleted;
 /// - readers take a shared (F_RDLCK) lock, writers an exclusive (F_WRLCK) lock, on
 ///   the whole file (l_start 0, l_len 0);
-/// - several items are locked in ascending byte order of their lock-file paths.
+/// - several items are locked in ascending byte order of their lock-file paths;
+/// - after locking, the lock-file path must still name the locked inode (fstat of
+///   the descriptor against lstat of the path: device and inode); if not, the lock
+///   is released, the descriptor closed, and the lock taken again on what the path
+///   names now. A directory replaced by a copy while a writer waited would
+///   otherwise leave that writer locking a file nobody else locks.
 ///
 /// Linux uses open-file-description locks (F_OFD_SETLKW), so two threads or two
 /// locks in one process exclude each other exactly as two processes do. They also
@@ -24,18 +30,18 @@ final class FileLock: Sendable {
 
     let slot: LockSlot
     let mode: Mode
-    private let fd: Int32
+    private let handle: LockSlot.Handle
 
     var lockPath: String { slot.lockPath }
 
-    private init(slot: LockSlot, mode: Mode, fd: Int32) {
+    private init(slot: LockSlot, mode: Mode, handle: LockSlot.Handle) {
         self.slot = slot
         self.mode = mode
-        self.fd = fd
+        self.handle = handle
     }
 
     /// The lock file that guards the item at the standardized absolute `itemPath`:
-    /// `<dir>/.<name>.lock`.
+    /// `<dir>/.<name>.lock`, its name fitted to 255 bytes (``FileNames/lockName(for:)``).
     static func lockPath(forStandardizedPath itemPath: String) throws -> String {
         guard let slash = itemPath.lastIndex(of: "/") else {
             throw AppGroupError.unsafePath(path: itemPath, problem: "not an absolute path; coordinate absolute file URLs")
@@ -44,7 +50,7 @@ final class FileLock: Sendable {
         guard !name.isEmpty, name != ".", name != ".." else {
             throw AppGroupError.unsafePath(path: itemPath, problem: "cannot coordinate the root directory or a '.'/'..' path; name a file or directory")
         }
-        return String(itemPath[..<slash]) + "/." + name + ".lock"
+        return String(itemPath[..<slash]) + "/" + FileNames.lockName(for: String(name))
     }
 
     /// Takes the lock, waiting up to `timeout` seconds (forever when nil).
@@ -53,45 +59,39 @@ final class FileLock: Sendable {
     static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws -> FileLock {
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
         while true {
-            let fd = try slot.take()
+            let handle = try slot.take()
             do {
-                try wait(fd, mode: mode, deadline: deadline, lockPath: slot.lockPath, itemPath: itemPath, timeout: timeout ?? 0)
+                try wait(handle.fd, mode: mode, deadline: deadline, lockPath: slot.lockPath, itemPath: itemPath, timeout: timeout ?? 0)
             } catch {
-                Sys.close(fd)
+                Sys.close(handle.fd)
                 throw error
             }
-            // A lock on a file that was unlinked meanwhile (its directory removed and
-            // made again, say) protects nothing: check the inode still has a name.
-            if try isLinked(fd, slot.lockPath) { return FileLock(slot: slot, mode: mode, fd: fd) }
-            _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
-            Sys.close(fd)
+            if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
         }
     }
 
     /// Tries once, without waiting; nil when another holder conflicts.
     static func tryAcquire(_ slot: LockSlot, mode: Mode) throws -> FileLock? {
         while true {
-            let fd = try slot.take()
-            let result = Sys.lock(fd, mode.rawValue, wait: false, path: slot.lockPath)
-            if result == EINTR { slot.giveBack(fd); continue }
+            let handle = try slot.take()
+            let result = Sys.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath)
+            if result == EINTR { slot.giveBack(handle); continue }
             if result == EAGAIN || result == EACCES || result == EWOULDBLOCK {
-                slot.giveBack(fd)
+                slot.giveBack(handle)
                 return nil
             }
             if result != 0 {
-                Sys.close(fd)
+                Sys.close(handle.fd)
                 throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: result)
             }
-            if try isLinked(fd, slot.lockPath) { return FileLock(slot: slot, mode: mode, fd: fd) }
-            _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
-            Sys.close(fd)
+            if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
         }
     }
 
     /// Releases the lock; the descriptor goes back to its slot for the next holder.
     func release() {
-        _ = Sys.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
-        slot.giveBack(fd)
+        _ = Sys.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        slot.giveBack(handle)
     }
 
     private static func wait(_ fd: Int32, mode: Mode, deadline: UInt64?, lockPath: String, itemPath: String, timeout: TimeInterval) throws {
@@ -122,10 +122,29 @@ final class FileLock: Sendable {
         }
     }
 
-    /// True while the locked inode is still linked. Lock files are never deleted or
-    /// replaced by the protocol, so an unlinked one means its directory went away:
-    /// fstat's link count (no path walk) says so at a quarter of an lstat's cost.
-    private static func isLinked(_ fd: Int32, _ lockPath: String) throws -> Bool {
-        try Sys.fstat(fd, path: lockPath).st_nlink > 0
+    /// Step 5 of the protocol, on a descriptor just locked: true when the lock-file
+    /// path still names the locked inode (device and inode, recorded when the
+    /// descriptor was opened, against one lstat of the path). Otherwise the file
+    /// was unlinked or replaced, or a directory above it replaced (by a copy, say):
+    /// that lock excludes no one who opens the path now, so it is released, the
+    /// descriptor closed (not given back: it is stale for every later holder) and
+    /// the slot's idle descriptors dropped, since they may be stale too.
+    private static func stillNamed(_ handle: LockSlot.Handle, _ slot: LockSlot) throws -> Bool {
+        let named: Sys.FileStatus?
+        do {
+            named = try Sys.lstat(slot.lockPath)
+        } catch {
+            discard(handle, slot)
+            throw error
+        }
+        if let named, UInt64(named.st_dev) == handle.device, UInt64(named.st_ino) == handle.inode { return true }
+        discard(handle, slot)
+        return false
+    }
+
+    private static func discard(_ handle: LockSlot.Handle, _ slot: LockSlot) {
+        _ = Sys.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        Sys.close(handle.fd)
+        slot.dropIdle()
     }
 }

@@ -25,8 +25,9 @@ enum HeldLocks {
         let token: Token?
 
         /// Same lock file. Slots are shared per item, but the slot table may start
-        /// afresh, so equal paths count too.
-        func guards(_ other: LockSlot) -> Bool { slot === other || slot.lockPath == other.lockPath }
+        /// afresh, so equal paths count too: equal bytes, never canonically equal
+        /// Strings (".../caf\u{E9}" and ".../cafe\u{301}" are two files).
+        func guards(_ other: LockSlot) -> Bool { slot === other || ExactPath.same(slot.lockPath, other.lockPath) }
     }
 
     final class Token: Sendable {

@@ -123,7 +123,9 @@ extension ShareInbox {
 
     static func isInside(_ path: String, _ directory: String) -> Bool {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return path == base || path.hasPrefix(base + "/")
+        // By bytes: String's == and hasPrefix compare canonically, and ".../cafe\u{301}/x"
+        // is not inside ".../caf\u{E9}" on disk (issue 11, finding 3's class).
+        return path.utf8.elementsEqual(base.utf8) || path.utf8.starts(with: (base + "/").utf8)
     }
 
     /// A fresh name in `Staging/` for a file-form item.

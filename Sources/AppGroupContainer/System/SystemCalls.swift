@@ -34,6 +34,52 @@ enum Sys {
         }
     }
 
+    /// openat(2): `name` relative to the directory `directory`. Always adds
+    /// O_CLOEXEC. `path` (the full path) names the file in errors and fault plans.
+    static func open(at directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = fileMode, path: String) throws -> Int32 {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "open", path: path, errno: e) }
+        while true {
+            let fd = systemOpenat(directory, name, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "open", path: path, errno: errno)
+        }
+    }
+
+    /// renameat(2) within one directory descriptor: atomically replaces `to`.
+    static func rename(at directory: Int32, _ from: String, to: String, path: String) throws {
+        if let e = fail(.rename, path) { throw AppGroupError.systemCall(operation: "rename", path: path, errno: e) }
+        while systemRenameat(directory, from, directory, to) != 0 {
+            if errno == EINTR { continue }
+            throw AppGroupError.systemCall(operation: "rename", path: path, errno: errno)
+        }
+    }
+
+    /// unlinkat(2) of a file in `directory`. Returns false when it was already gone.
+    @discardableResult
+    static func unlink(at directory: Int32, _ name: String, path: String) throws -> Bool {
+        if let e = fail(.unlink, path) { throw AppGroupError.systemCall(operation: "unlink", path: path, errno: e) }
+        while systemUnlinkat(directory, name, 0) != 0 {
+            if errno == EINTR { continue }
+            if errno == ENOENT { return false }
+            throw AppGroupError.systemCall(operation: "unlink", path: path, errno: errno)
+        }
+        return true
+    }
+
+    /// fstatat(2) with AT_SYMLINK_NOFOLLOW (an lstat relative to `directory`).
+    /// Returns nil when nothing is there.
+    static func lstat(at directory: Int32, _ name: String, path: String) throws -> FileStatus? {
+        if let e = fail(.stat, path) { throw AppGroupError.systemCall(operation: "lstat", path: path, errno: e) }
+        var st = FileStatus()
+        if systemFstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 { return st }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw AppGroupError.systemCall(operation: "lstat", path: path, errno: errno)
+    }
+
+    /// geteuid(2): the user files must belong to.
+    static var effectiveUser: uid_t { geteuid() }
+
     /// close(2). Errors are ignored: after close the descriptor is gone either way.
     static func close(_ fd: Int32) {
         _ = systemClose(fd)
@@ -293,6 +339,32 @@ enum Sys {
         }
     }
 
+    /// ``forEachEntry(in:_:)`` for an open directory (fdopendir(3) of a duplicate
+    /// of `fd`, so `fd` stays open and its position untouched for the caller).
+    static func forEachEntry(at fd: Int32, path: String, _ body: (String) throws -> Void) throws {
+        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "opendir", path: path, errno: e) }
+        let copy = systemDupCloexec(fd)
+        if copy < 0 { throw AppGroupError.systemCall(operation: "dup", path: path, errno: errno) }
+        guard let dir = systemFdopendir(copy) else {
+            let code = errno
+            _ = systemClose(copy)
+            throw AppGroupError.systemCall(operation: "fdopendir", path: path, errno: code)
+        }
+        defer { _ = systemClosedir(dir) }
+        while true {
+            errno = 0
+            guard let entry = systemReaddir(dir) else {
+                if errno != 0 { throw AppGroupError.systemCall(operation: "readdir", path: path, errno: errno) }
+                return
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            try body(name)
+        }
+    }
+
     /// read(2) and write(2) in 64 KiB chunks from `source` to `destination` until
     /// the end of `source`, so copying a large file takes constant memory.
     /// Returns the byte count copied.
@@ -343,6 +415,10 @@ enum Sys {
 // The libc functions under names that cannot collide with the wrappers above.
 private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemOpenat(_ d: Int32, _ name: String, _ flags: Int32, _ mode: mode_t) -> Int32 { openat(d, name, flags, mode) }
+private func systemRenameat(_ d1: Int32, _ a: String, _ d2: Int32, _ b: String) -> Int32 { renameat(d1, a, d2, b) }
+private func systemUnlinkat(_ d: Int32, _ name: String, _ flags: Int32) -> Int32 { unlinkat(d, name, flags) }
+private func systemFstatat(_ d: Int32, _ name: String, _ st: inout stat, _ flags: Int32) -> Int32 { fstatat(d, name, &st, flags) }
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
 private func systemPwrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int, _ o: off_t) -> Int { pwrite(fd, p, n, o) }
 private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, p, n) }
@@ -360,6 +436,8 @@ private func systemFstat(_ fd: Int32, _ st: inout stat) -> Int32 { fstat(fd, &st
 private func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 private func systemOpendir(_ p: String) -> OpaquePointer? { opendir(p) }
 private func systemClosedir(_ d: OpaquePointer) -> Int32 { closedir(d) }
+private func systemFdopendir(_ fd: Int32) -> OpaquePointer? { fdopendir(fd) }
+private func systemDupCloexec(_ fd: Int32) -> Int32 { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
 private func systemReaddir(_ d: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(d) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }
 

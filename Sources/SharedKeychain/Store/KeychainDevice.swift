@@ -41,6 +41,8 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         }
         self.root = (root ?? ContainerResolver.root()).standardizedFileURL
         self.name = name
+        // Saves under the root then refuse a link planted below it (AtomicFile).
+        ContainerRoots.register(self.root)
     }
 
     /// The device named by the environment (`APP_GROUP_CONTAINERS_ROOT`, `APP_GROUP_KEYCHAIN_DEVICE`).

@@ -9,7 +9,12 @@ enum GroupInbox {
     static func open(_ group: GroupIdentifier, container: URL, inspector: Inspector) throws -> ShareInbox? {
         let directory = container.appendingPathComponent("Library/Application Support", isDirectory: true)
             .appendingPathComponent(ShareInbox.defaultName, isDirectory: true)
-        guard inspector.isDirectory(directory) else { return nil }
+        // Each directory on the way must be real: a link there is shown by `list`, never followed.
+        var step = container
+        for component in ["Library", "Application Support", ShareInbox.defaultName] {
+            step = step.appendingPathComponent(component, isDirectory: true)
+            guard inspector.isDirectory(step) else { return nil }
+        }
         do {
             return try ShareInbox(groupIdentifier: group.rawValue, resolver: try inspector.resolver(for: group))
         } catch {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The directories of a container (the root, a group's directory, `Library`,
+/// `Library/Caches`, `Library/Preferences`, `Applications/<bundle id>/...`) must
+/// belong to the process's user and be writable by no one else: whoever can write
+/// a directory can replace the files in it, and a suite planted by another user
+/// would be read as the process's own.
+///
+/// - A directory the package makes is 0700 and the process's own.
+/// - An existing directory owned by another user (a group directory made
+///   beforehand by someone else, say) is refused with
+///   ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``; nothing in it is
+///   read or written.
+/// - An existing directory of the process's own user that group or others may
+///   write is repaired: chmod 0700, with a line through ``Diagnostics/warn(_:)``.
+///   (Files someone may have planted while it was open stay; the line says so.)
+package enum TrustedDirectory {
+    /// Makes `path` (mode 0700) or checks the directory already there.
+    package static func make(_ path: String) throws {
+        if try Sys.makeDirectory(path) { return }
+        guard let st = try Sys.lstat(path) else {
+            throw AppGroupError.systemCall(operation: "lstat", path: path, errno: ENOENT)
+        }
+        try check(st, path)
+    }
+
+    /// Checks the owner and mode of the directory whose status is `st`.
+    static func check(_ st: Sys.FileStatus, _ path: String) throws {
+        let user = Sys.effectiveUser
+        let mode = UInt32(st.st_mode & 0o7777)
+        guard st.st_uid == user else {
+            throw AppGroupError.untrustedDirectory(path: path, owner: UInt32(st.st_uid), mode: mode, user: UInt32(user))
+        }
+        if st.st_mode & 0o022 != 0 {
+            // Through a descriptor of the very directory checked (no link followed),
+            // so the repair cannot land on something put there since.
+            let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+            defer { Sys.close(fd) }
+            let opened = try Sys.fstat(fd, path: path)
+            guard opened.st_dev == st.st_dev, opened.st_ino == st.st_ino, opened.st_uid == user else {
+                throw AppGroupError.unsafePath(path: path, problem: "the directory changed while it was being checked; try again")
+            }
+            try Sys.fchmod(fd, Sys.directoryMode, path: path)
+            Diagnostics.warn("container directory \(path) was writable by others (mode \(String(mode, radix: 8))); it is yours, so it was set to 700. "
+                             + "Check it for files you did not make.")
+        }
+    }
+}
