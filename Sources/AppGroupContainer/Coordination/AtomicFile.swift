@@ -30,7 +30,6 @@ public enum AtomicFile {
     ///   content is in place, only the directory's fsync failed.
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let target = url.standardizedFileURL
-        let targetPath = target.path
         let name = target.lastPathComponent
         // Everything below happens relative to the directory's descriptor, reached
         // without following a link below the container root: a link planted at
@@ -38,6 +37,13 @@ public enum AtomicFile {
         // here, at this write, and cannot redirect the rename later.
         let directory = try ContainedDirectory.open(target.deletingLastPathComponent().path)
         defer { directory.close() }
+        try write(data, named: name, in: directory, durable: durable)
+    }
+
+    /// ``write(_:to:durable:)`` of the file `name` in an already opened directory:
+    /// every step relative to its descriptor.
+    static func write(_ data: Data, named name: String, in directory: ContainedDirectory, durable: Bool) throws {
+        let targetPath = directory.path(of: name)
         if let st = try Sys.lstat(at: directory.fd, name, path: targetPath), !Sys.isRegular(st) {
             if Sys.isSymlink(st) {
                 throw AppGroupError.unsafePath(path: targetPath, problem: "a symbolic link stands where the file belongs; it was left untouched, remove it")

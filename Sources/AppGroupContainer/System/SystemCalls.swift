@@ -441,64 +441,13 @@ private func systemDupCloexec(_ fd: Int32) -> Int32 { fcntl(fd, F_DUPFD_CLOEXEC,
 private func systemReaddir(_ d: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(d) }
 private func systemReadlink(_ p: String, _ b: UnsafeMutablePointer<CChar>, _ n: Int) -> Int { readlink(p, b, n) }
 
-// MARK: - Calls relative to an open directory
-// Appended for DirectoryHandle (issue 11, finding 10): a name resolved against a
-// held descriptor cannot be redirected by a symbolic link swapped in above it.
-// `path` names the file in errors and in fault plans, as elsewhere.
+// MARK: - Processes
 
 extension Sys {
-    /// openat(2). Always adds O_CLOEXEC.
-    static func openat(_ directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = fileMode, path: String) throws -> Int32 {
-        if let e = fail(.open, path) { throw AppGroupError.systemCall(operation: "open", path: path, errno: e) }
-        while true {
-            let fd = systemOpenat(directory, name, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return fd }
-            if errno == EINTR { continue }
-            throw AppGroupError.systemCall(operation: "open", path: path, errno: errno)
-        }
-    }
-
-    /// fstatat(2) with AT_SYMLINK_NOFOLLOW. Returns nil when nothing is there.
-    static func lstatat(_ directory: Int32, _ name: String, path: String) throws -> FileStatus? {
-        if let e = fail(.stat, path) { throw AppGroupError.systemCall(operation: "lstat", path: path, errno: e) }
-        var st = FileStatus()
-        if systemFstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 { return st }
-        if errno == ENOENT { return nil }
-        throw AppGroupError.systemCall(operation: "lstat", path: path, errno: errno)
-    }
-
-    /// renameat(2) within one directory: atomically replaces `to`.
-    static func renameat(_ directory: Int32, _ from: String, to: String, path: String) throws {
-        if let e = fail(.rename, path) { throw AppGroupError.systemCall(operation: "rename", path: path, errno: e) }
-        while systemRenameat(directory, from, directory, to) != 0 {
-            if errno == EINTR { continue }
-            throw AppGroupError.systemCall(operation: "rename", path: path, errno: errno)
-        }
-    }
-
-    /// unlinkat(2) of a file. Returns false when it was already gone.
-    @discardableResult
-    static func unlinkat(_ directory: Int32, _ name: String, path: String) throws -> Bool {
-        if let e = fail(.unlink, path) { throw AppGroupError.systemCall(operation: "unlink", path: path, errno: e) }
-        while systemUnlinkat(directory, name, 0) != 0 {
-            if errno == EINTR { continue }
-            if errno == ENOENT { return false }
-            throw AppGroupError.systemCall(operation: "unlink", path: path, errno: errno)
-        }
-        return true
-    }
-
-    /// geteuid(2): the owner every directory the package trusts must have.
-    static func effectiveUser() -> uid_t { geteuid() }
-
     /// kill(2) with signal 0: false only when no process has that id (ESRCH).
     static func processExists(_ pid: pid_t) -> Bool {
         pid > 0 && (systemKill(pid, 0) == 0 || errno != ESRCH)
     }
 }
 
-private func systemOpenat(_ d: Int32, _ p: String, _ f: Int32, _ m: mode_t) -> Int32 { openat(d, p, f, m) }
-private func systemFstatat(_ d: Int32, _ p: String, _ st: inout stat, _ f: Int32) -> Int32 { fstatat(d, p, &st, f) }
-private func systemRenameat(_ d: Int32, _ a: String, _ e: Int32, _ b: String) -> Int32 { renameat(d, a, e, b) }
 private func systemKill(_ p: pid_t, _ s: Int32) -> Int32 { kill(p, s) }
-private func systemUnlinkat(_ d: Int32, _ p: String, _ f: Int32) -> Int32 { unlinkat(d, p, f) }
