@@ -98,7 +98,7 @@ struct HostileFileTests {
         guard geteuid() == 0 else { return } // chown to another user needs root (as in CI)
         #expect(chown(directory, 65534, 65534) == 0)
         let read = try Self.run(["read", "--service", "s", "--account", "a"], app)
-        #expect(read.stdout == "status=-36" && read.stderr.contains("belongs to user 65534"), "\(read.stdout) \(read.stderr.prefix(300))")
+        #expect(read.stdout == "status=-36" && read.stderr.contains("belongs to uid 65534"), "\(read.stdout) \(read.stderr.prefix(300))")
     }
 
     // MARK: Finding 12: temporaries of killed writers
