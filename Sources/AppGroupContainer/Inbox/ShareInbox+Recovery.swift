@@ -4,11 +4,34 @@ extension ShareInbox {
     /// Puts back the items of drains whose process died mid-handler: a claim
     /// directory whose lock nobody holds belongs to a dead drain. Returns how many
     /// items went back. ``drain(maximumCount:_:)`` calls this first.
+    ///
+    /// An item goes back under its number without replacing anything (if the
+    /// number is taken, under a fresh one, with a warning); an item already
+    /// delivered (`<n>.delivered`) is removed, or quarantined when it cannot be.
+    /// The dead session's lock file goes too, also when its directory is already
+    /// gone (a drain killed just before making it or just after removing it):
+    /// only that session and these recoveries ever open it, and a drain whose
+    /// lock file was unlinked under it notices and opens a new one (FileLock's
+    /// check after locking), so removing it races with no one.
+    /// An entry that cannot be handled is left in place with a warning; it never
+    /// stops the drain.
     @discardableResult
     public func recoverAbandonedClaims() throws -> Int {
         var sessions: [String] = []
+        var seen = Set<[UInt8]>()
         try Sys.forEachEntry(in: claimsDirectory.path) { name in
-            if !name.hasPrefix("."), name != session { sessions.append(name) }
+            let candidate: String
+            if InboxNames.isHidden(name) {
+                // `.<session>.lock`: a session's lock file, maybe without its directory.
+                guard name.utf8.count > 6, name.utf8.suffix(5).elementsEqual(".lock".utf8) else { return }
+                candidate = String(decoding: name.utf8.dropFirst().dropLast(5), as: UTF8.self)
+                let url = claimsDirectory.appendingPathComponent(candidate, isDirectory: true)
+                guard (try? FileCoordinator.lockFileURL(for: url).lastPathComponent.utf8.elementsEqual(name.utf8)) == true else { return }
+            } else {
+                candidate = name
+            }
+            guard !candidate.utf8.elementsEqual(session.utf8), seen.insert(Array(candidate.utf8)).inserted else { return }
+            sessions.append(candidate)
         }
         var recovered = 0
         let tryOnce = FileCoordinator(timeout: 0)
@@ -18,19 +41,28 @@ extension ShareInbox {
                 try tryOnce.coordinate(writingItemAt: sessionDirectory) { _ in
                     var claimed: [String] = []
                     let existed = try Sys.forEachEntry(in: sessionDirectory.path) { claimed.append($0) }
+                    var complete = true
                     for item in claimed {
                         let from = sessionDirectory.appendingPathComponent(item).path
-                        if InboxNames.sequenceNumber(item) != nil {
-                            try Sys.rename(from, to: itemsDirectory.appendingPathComponent(item).path)
-                            recovered += 1
-                        } else {
-                            let aside = quarantineDirectory.appendingPathComponent(name + "-" + item).path
-                            try Sys.rename(from, to: aside)
-                            Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
+                        do {
+                            if let number = InboxNames.sequenceNumber(item) {
+                                try putBack(from, number: number)
+                                recovered += 1
+                            } else if let number = InboxNames.deliveredNumber(item) {
+                                // Delivered; its removal was cut short: finish it, silently.
+                                discardDelivered(from, number: number, session: name)
+                            } else {
+                                let aside = try moveToQuarantine(from, label: name + "-" + item)
+                                Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
+                            }
+                        } catch {
+                            complete = false
+                            Diagnostics.warn("share inbox \(directory.path): \(from), left by a drain that ended, could not be handled and stays: \(error)")
                         }
                     }
-                    if existed { try Sys.rmdir(sessionDirectory.path) }
-                    if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+                    if durable && recovered > 0 { try AtomicFile.syncDirectory(itemsDirectory.path) }
+                    if existed && !complete { return }
+                    if existed && (try? Sys.rmdir(sessionDirectory.path)) == nil { return }
                     let lock = try FileCoordinator.lockFileURL(for: sessionDirectory)
                     try Sys.unlink(lock.path)
                 }
@@ -53,7 +85,7 @@ extension ShareInbox {
         var removed = 0
         for name in names {
             let path = stagingDirectory.appendingPathComponent(name).path
-            if name.hasPrefix(".dead-") {
+            if name.utf8.starts(with: ".dead-".utf8) {
                 // A cleaner died halfway: finish its work.
                 if (try? Self.removeTree(path)) != nil { removed += 1 }
                 continue
