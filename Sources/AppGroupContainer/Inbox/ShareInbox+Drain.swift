@@ -166,7 +166,8 @@ extension ShareInbox {
     func lowestPending(atLeast floor: UInt64) throws -> UInt64? {
         var lowest: UInt64?
         try Sys.forEachEntry(in: itemsDirectory.path) { name in
-            if let n = InboxNames.sequenceNumber(name), n >= floor, n < (lowest ?? .max) { lowest = n }
+            // No sentinel: UInt64.max is a valid number.
+            if let n = InboxNames.sequenceNumber(name), n >= floor, lowest.map({ n < $0 }) ?? true { lowest = n }
         }
         return lowest
     }
