@@ -144,6 +144,49 @@ import Testing
               + "\(numbers.count) numbers, 0 reused, 0 lost, 0 quarantined")
     }
 
+    @Test("drains SIGKILLed while removing delivered items leave nothing for Quarantine/: a cut-short removal is finished, not taken for damage")
+    func drainsKilledMidRemovalLeaveNoFalseAlarms() throws {
+        // Items with many attachments, so that removal is a large part of a drain's time.
+        let sources = try (1...16).map { k -> SharedItem.Attachment in
+            let url = device.scratch.appendingPathComponent("part\(k).txt")
+            try Data(String(repeating: "\(k);", count: 32).utf8).write(to: url)
+            return .init(fileURL: url)
+        }
+        let total = 150
+        try device.run(as: notes.shareExtension) { resolver in
+            let inbox = try ShareInbox(groupIdentifier: Demo.group, resolver: resolver, durable: false)
+            for i in 1...total { try inbox.enqueue(SharedItem(url: URL(string: "https://example.com/\(i)"), attachments: sources)) }
+        }
+        var completed: [String: Int] = [:]
+        var seen = Set<String>()
+        var kills = 0
+        while kills < 40 {
+            let drainer = try device.launch(binary, Demo.app(), as: notes.app)
+            guard drainer.waitForLine(timeout: 30, where: { _ in true }) != nil else { _ = drainer.wait(timeout: 30); break }
+            usleep(UInt32.random(in: 0...15_000))
+            drainer.kill()
+            let outcome = drainer.wait(timeout: 30)
+            if outcome.signal != nil { kills += 1 }
+            let urls = Demo.urls(Demo.received(outcome.outputLines))
+            for (index, url) in urls.enumerated() {
+                seen.insert(url)
+                if outcome.signal == nil || index < urls.count - 1 { completed[url, default: 0] += 1 }
+            }
+        }
+        let final = try drain()
+        #expect(final.succeeded, "\(final.standardError)")
+        for url in Demo.urls(Demo.received(final.outputLines)) {
+            seen.insert(url)
+            completed[url, default: 0] += 1
+        }
+        let quarantined = try entries("Quarantine")
+        #expect(quarantined.isEmpty, "\(quarantined.count) false alarms in Quarantine/: \(quarantined.prefix(3))")
+        #expect(seen.count == total)
+        #expect(completed.values.allSatisfy { $0 == 1 }, "an item completed twice")
+        #expect(try entries("Claims").isEmpty && entries("Items").isEmpty)
+        print("drains killed mid-removal: \(kills) kills, \(total) items of 16 attachments, \(quarantined.count) quarantined")
+    }
+
     // MARK: Finding 6
 
     @Test("finding 6: an item numbered UInt64.max is delivered once and ends the numbering with a typed error, no wrap, no spin")
