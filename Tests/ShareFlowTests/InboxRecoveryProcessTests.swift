@@ -243,15 +243,16 @@ import Testing
         }
         if fd >= 0 { close(fd) }
         #expect(depth == 30 && item.path.utf8.count + depth * 201 > Int(PATH_MAX))
-        defer { removeDeepTree() }
+        defer { removeDeviceTree() }
         let rounds = try threeDrains()
         #expect(rounds.flatMap { $0 } == ["https://example.com/1", "https://example.com/2"], "\(rounds)")
         #expect(try entries("Quarantine").count == 1)
         #expect(try entries("Claims").isEmpty)
     }
 
-    /// The device's directory holds a tree deeper than FileManager removes.
-    func removeDeepTree() {
+    /// The device's directory holds what FileManager cannot remove (paths over
+    /// PATH_MAX, names that are not UTF-8).
+    func removeDeviceTree() {
         let rm = Process()
         rm.executableURL = URL(fileURLWithPath: "/bin/rm")
         rm.arguments = ["-rf", device.root.path]
@@ -347,6 +348,28 @@ import Testing
         #expect(drained.succeeded, "\(drained.standardError)")
         #expect(Demo.urls(Demo.received(drained.outputLines)) == ["https://example.com/before", "https://example.com/after"])
         #expect(try entries("Quarantine").count == 1)
+    }
+
+    @Test("what no drain can handle in Claims/ (a name that is not UTF-8, a planted file) is left or set aside, never stopping the drain")
+    func unhandledClaimsNeverStopTheDrain() throws {
+        #expect(try share("https://example.com/A").succeeded)
+        #expect(try share("https://example.com/B").succeeded)
+        // A dead drain's claim of item 1, beside an entry whose name is not UTF-8...
+        let dead = try inbox.appendingPathComponent("Claims/12345-dead", isDirectory: true)
+        try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: false)
+        try FileManager.default.moveItem(at: try inbox.appendingPathComponent("Items/" + Self.itemName(1)), to: dead.appendingPathComponent(Self.itemName(1)))
+        defer { removeDeviceTree() }
+        let raw = (Array(dead.path.utf8) + [0x2F, 0xFF, 0xFE]).map { CChar(bitPattern: $0) } + [0]
+        let fd = open(raw, O_CREAT | O_WRONLY, 0o600)
+        #expect(fd >= 0)
+        close(fd)
+        // ...and a file planted where a session directory would be.
+        #expect(FileManager.default.createFile(atPath: try inbox.appendingPathComponent("Claims/planted").path, contents: Data("x".utf8)))
+        let drained = try drain()
+        #expect(drained.succeeded, "\(drained.standardError)")
+        #expect(Demo.urls(Demo.received(drained.outputLines)) == ["https://example.com/A", "https://example.com/B"])
+        #expect(try share("https://example.com/C").succeeded)
+        #expect(Demo.urls(Demo.received(try drain().outputLines)) == ["https://example.com/C"])
     }
 
     @Test("lock files of dead drains are removed, a live drain's are not")

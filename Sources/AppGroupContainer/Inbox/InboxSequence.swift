@@ -130,8 +130,11 @@ extension ShareInbox {
         var sessions: [String] = []
         try Sys.forEachEntry(in: claimsDirectory.path) { name in if !InboxNames.isHidden(name) { sessions.append(name) } }
         for session in sessions {
-            // A session directory can vanish (its drain ends) while this runs: no error.
-            try Sys.forEachEntry(in: claimsDirectory.appendingPathComponent(session).path) { note($0) }
+            let path = claimsDirectory.appendingPathComponent(session).path
+            // Only directories (a planted file must not stop every enqueue); one can
+            // vanish (its drain ends) while this runs: no error.
+            guard let st = try Sys.lstat(path), Sys.isDirectory(st) else { continue }
+            try Sys.forEachEntry(in: path) { note($0) }
         }
         return highest
     }

@@ -21,7 +21,11 @@ extension ShareInbox {
         // is gone before the lock is released, so a peer that gets the lock of a
         // session directory knows that session is dead.
         return try FileCoordinator().coordinate(writingItemAt: sessionDirectory) { _ in
-            try Sys.makeDirectory(sessionDirectory.path)
+            if try !Sys.makeDirectory(sessionDirectory.path) {
+                // Left by an earlier drain of this instance whose put-back failed.
+                _ = try recoverEntries(of: sessionDirectory, session: session)
+                try Sys.makeDirectory(sessionDirectory.path)
+            }
             defer {
                 if (try? Sys.rmdir(sessionDirectory.path)) != nil, let lock = try? FileCoordinator.lockFileURL(for: sessionDirectory) {
                     _ = try? Sys.unlink(lock.path)

@@ -39,38 +39,58 @@ extension ShareInbox {
             let sessionDirectory = claimsDirectory.appendingPathComponent(name, isDirectory: true)
             do {
                 try tryOnce.coordinate(writingItemAt: sessionDirectory) { _ in
-                    var claimed: [String] = []
-                    let existed = try Sys.forEachEntry(in: sessionDirectory.path) { claimed.append($0) }
-                    var complete = true
-                    for item in claimed {
-                        let from = sessionDirectory.appendingPathComponent(item).path
-                        do {
-                            if let number = InboxNames.sequenceNumber(item) {
-                                try putBack(from, number: number)
-                                recovered += 1
-                            } else if let number = InboxNames.deliveredNumber(item) {
-                                // Delivered; its removal was cut short: finish it, silently.
-                                discardDelivered(from, number: number, session: name)
-                            } else {
-                                let aside = try moveToQuarantine(from, label: name + "-" + item)
-                                Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
-                            }
-                        } catch {
-                            complete = false
-                            Diagnostics.warn("share inbox \(directory.path): \(from), left by a drain that ended, could not be handled and stays: \(error)")
-                        }
+                    if let st = try Sys.lstat(sessionDirectory.path), !Sys.isDirectory(st) {
+                        // Not a drain's directory (planted): set aside, never read.
+                        let aside = try moveToQuarantine(sessionDirectory.path, label: "claims-" + name)
+                        Diagnostics.warn("share inbox \(directory.path): a \(Sys.fileKind(st.st_mode)) in Claims/ was moved to \(aside)")
                     }
-                    if durable && recovered > 0 { try AtomicFile.syncDirectory(itemsDirectory.path) }
-                    if existed && !complete { return }
-                    if existed && (try? Sys.rmdir(sessionDirectory.path)) == nil { return }
+                    let (back, complete) = try recoverEntries(of: sessionDirectory, session: name)
+                    recovered += back
+                    guard complete else { return }
                     let lock = try FileCoordinator.lockFileURL(for: sessionDirectory)
                     try Sys.unlink(lock.path)
                 }
             } catch AppGroupError.coordinationTimedOut {
                 continue // that drain is alive
+            } catch {
+                // One session that cannot be recovered must not stop every drain.
+                Diagnostics.warn("share inbox \(directory.path): the claims of drain \(name), which ended, could not be recovered and stay: \(error)")
             }
         }
         return recovered
+    }
+
+    /// Handles what a session directory holds (the caller holds its lock, or it is
+    /// this drain's own): items go back, delivered items are removed, anything else
+    /// is quarantined; then the directory is removed. Returns how many items went
+    /// back, and whether everything was handled and the directory is gone.
+    func recoverEntries(of sessionDirectory: URL, session name: String) throws -> (recovered: Int, complete: Bool) {
+        var claimed: [String] = []
+        guard try Sys.forEachEntry(in: sessionDirectory.path, { claimed.append($0) }) else { return (0, true) }
+        var recovered = 0
+        var complete = true
+        for item in claimed {
+            let from = sessionDirectory.appendingPathComponent(item).path
+            do {
+                if let number = InboxNames.sequenceNumber(item) {
+                    try putBack(from, number: number)
+                    recovered += 1
+                } else if let number = InboxNames.deliveredNumber(item) {
+                    // Delivered; its removal was cut short: finish it, silently.
+                    discardDelivered(from, number: number, session: name)
+                } else {
+                    let aside = try moveToQuarantine(from, label: name + "-" + item)
+                    Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
+                }
+            } catch {
+                // E.g. a name that is not UTF-8, which cannot be named back: it stays.
+                complete = false
+                Diagnostics.warn("share inbox \(directory.path): \(from), left by a drain that ended, could not be handled and stays: \(error)")
+            }
+        }
+        if durable && recovered > 0 { try AtomicFile.syncDirectory(itemsDirectory.path) }
+        guard complete, (try? Sys.rmdir(sessionDirectory.path)) != nil else { return (recovered, false) }
+        return (recovered, true)
     }
 
     /// Removes staging directories older than `age` seconds: enqueues that died
