@@ -147,12 +147,12 @@ import Testing
     @Test("drains SIGKILLed while removing delivered items leave nothing for Quarantine/: a cut-short removal is finished, not taken for damage")
     func drainsKilledMidRemovalLeaveNoFalseAlarms() throws {
         // Items with many attachments, so that removal is a large part of a drain's time.
-        let sources = try (1...16).map { k -> SharedItem.Attachment in
+        let sources = try (1...64).map { k -> SharedItem.Attachment in
             let url = device.scratch.appendingPathComponent("part\(k).txt")
             try Data(String(repeating: "\(k);", count: 32).utf8).write(to: url)
             return .init(fileURL: url)
         }
-        let total = 150
+        let total = 100
         try device.run(as: notes.shareExtension) { resolver in
             let inbox = try ShareInbox(groupIdentifier: Demo.group, resolver: resolver, durable: false)
             for i in 1...total { try inbox.enqueue(SharedItem(url: URL(string: "https://example.com/\(i)"), attachments: sources)) }
@@ -160,7 +160,7 @@ import Testing
         var completed: [String: Int] = [:]
         var seen = Set<String>()
         var kills = 0
-        while kills < 40 {
+        while kills < 60 {
             let drainer = try device.launch(binary, Demo.app(), as: notes.app)
             guard drainer.waitForLine(timeout: 30, where: { _ in true }) != nil else { _ = drainer.wait(timeout: 30); break }
             usleep(UInt32.random(in: 0...15_000))
@@ -184,7 +184,7 @@ import Testing
         #expect(seen.count == total)
         #expect(completed.values.allSatisfy { $0 == 1 }, "an item completed twice")
         #expect(try entries("Claims").isEmpty && entries("Items").isEmpty)
-        print("drains killed mid-removal: \(kills) kills, \(total) items of 16 attachments, \(quarantined.count) quarantined")
+        print("drains killed mid-removal: \(kills) kills, \(total) items of 64 attachments, \(quarantined.count) quarantined")
     }
 
     // MARK: Finding 6
