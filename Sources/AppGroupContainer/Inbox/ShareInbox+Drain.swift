@@ -10,6 +10,12 @@ extension ShareInbox {
     /// rethrown; the next drain starts with that item. If the process dies
     /// mid-handler, the next drain (in any process) delivers the item again.
     ///
+    /// Once the handler returned, the item is never delivered again: its claim is
+    /// renamed `<sequence>.delivered` before it is removed. An item that cannot be
+    /// read, or that cannot be removed after delivery, is moved to `Quarantine/`
+    /// with a warning (``Diagnostics``); one that cannot be claimed is skipped with
+    /// a warning. None of them stops the items behind it.
+    ///
     /// The drain streams: it keeps one item in memory at a time and never lists
     /// the inbox per item. Before delivering it puts back items of drains that
     /// died and removes staging directories older than ``staleStagingAge``.
