@@ -372,6 +372,20 @@ import Testing
         #expect(Demo.urls(Demo.received(try drain().outputLines)) == ["https://example.com/C"])
     }
 
+    @Test("a sequence file padded to 1 MB is read by its first line: shares and drains go on")
+    func aPaddedSequenceFileStopsNothing() throws {
+        #expect(try share("https://example.com/A").succeeded)
+        var padded = Data("\(try Self.bootIdentifier()) \(Self.itemName(1))\n".utf8)
+        padded.append(Data(repeating: 0x20, count: 1 << 20))
+        try padded.write(to: try inbox.appendingPathComponent("Sequence"))
+        let second = try share("https://example.com/B")
+        #expect(second.succeeded, "\(second.standardError)")
+        #expect(Demo.shared(second.outputLines)["https://example.com/B"] == 2)
+        let drained = try drain()
+        #expect(drained.succeeded, "\(drained.standardError)")
+        #expect(Demo.urls(Demo.received(drained.outputLines)) == ["https://example.com/A", "https://example.com/B"])
+    }
+
     @Test("lock files of dead drains are removed, a live drain's are not")
     func lockFilesOfDeadDrainsAreRemoved() throws {
         #expect(try share("https://example.com/held").succeeded)

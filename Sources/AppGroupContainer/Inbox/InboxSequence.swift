@@ -81,7 +81,7 @@ extension ShareInbox {
     /// The last number given out, and whether the file alone can be trusted for
     /// it (written in this boot); otherwise the highest number on disk counts too.
     private func currentLast(_ fd: Int32, path: String) throws -> (last: UInt64, trusted: Bool) {
-        let stored = Self.parseSequence(try Sys.readAll(fd, path: path, sizeHint: 64, limit: 4096))
+        let stored = Self.parseSequence(Self.firstBytes(fd))
         if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
             return (stored.number, true)
         }
@@ -112,8 +112,34 @@ extension ShareInbox {
     /// file's shared lock, so never half-rewritten). Zero when none.
     func lastPublishedSequence() throws -> UInt64 {
         try FileCoordinator().coordinate(readingItemAt: sequenceFile) { file in
-            try AtomicFile.read(file, limit: 4096).flatMap(Self.parseSequence)?.number ?? 0
+            let fd: Int32
+            do {
+                fd = try Sys.open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+                return 0
+            }
+            defer { Sys.close(fd) }
+            let st = try Sys.fstat(fd, path: file.path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: file.path, kind: Sys.fileKind(st.st_mode)) }
+            return Self.parseSequence(Self.firstBytes(fd))?.number ?? 0
         }
+    }
+
+    /// The first 4 KiB of the open file `fd` (from its start): only the first
+    /// line counts, so a file padded to any length is read in constant time and
+    /// memory instead of being refused (which would stop every enqueue and drain).
+    static func firstBytes(_ fd: Int32) -> Data {
+        var data = Data(count: 4096)
+        var length = 0
+        data.withUnsafeMutableBytes { raw in
+            while length < raw.count {
+                let n = Sys.readAvailable(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[length...]))
+                if n <= 0 { break }
+                length += n
+            }
+        }
+        data.count = length
+        return data
     }
 
     /// The highest number in `Items/`, in any claim or delivered claim, or in
