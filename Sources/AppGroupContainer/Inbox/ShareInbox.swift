@@ -63,7 +63,9 @@ import Foundation
 /// (delivered again, never lost). The sequence file itself is
 /// written without fsync and stamped with the kernel's boot id: after a reboot
 /// the first enqueue rescans the inbox for the highest number before giving out
-/// the next, so a lost counter update never reorders items.
+/// the next, so a lost counter update never reorders items. A drain fsyncs it
+/// before it records a delivery above what it last synced (about once per
+/// drain), so a power loss cannot bring back a number whose item is gone.
 public struct ShareInbox: Sendable {
     /// The inbox directory.
     public let directory: URL
