@@ -41,6 +41,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
     /// names the part (`title`, `attachments[0].name`, `inbox name`...).
     case invalidInboxItem(field: String, problem: String)
+    /// A ``ShareInbox`` has given out its last sequence number (`last`, as its
+    /// sequence file or an item on disk says): no item can be added. Numbers are
+    /// never reused, so this is the end of that inbox's numbering.
+    case inboxSequenceExhausted(sequenceFile: String, last: UInt64)
 
     public var description: String {
         switch self {
@@ -82,6 +86,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "Coordinate for writing from the start (or use the read-and-write form)."
         case let .invalidInboxItem(field, problem):
             return "share inbox item refused, \(field): \(problem)"
+        case let .inboxSequenceExhausted(file, last):
+            return "the share inbox has given out its last sequence number (\(last), as \(file) or an item says): nothing was added. "
+                + "This means a crafted or damaged sequence file or item. To number items again, drain the inbox (so that no item is pending), "
+                + "then remove \(file) and any item numbered \(last) from Quarantine/; numbers start again after the highest item left."
         }
     }
 

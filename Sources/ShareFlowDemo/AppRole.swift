@@ -80,7 +80,8 @@ enum AppRole {
     static func report(_ item: ReceivedItem, json: Bool) throws {
         var files: [(name: String, bytes: Int, checksum: String)] = []
         for url in item.attachments {
-            let data = try AtomicFile.read(url) ?? Data()
+            // The inbox's own limit: the drain never hands over a larger attachment.
+            let data = try AtomicFile.read(url, limit: ShareInbox.attachmentByteLimit) ?? Data()
             files.append((url.lastPathComponent, data.count, Checksum.fnv1a(data)))
         }
         if json {

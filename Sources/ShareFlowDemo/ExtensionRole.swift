@@ -11,7 +11,9 @@ enum ExtensionRole {
                                        [--require-token [--token-group GROUP]]
 
         Acts as a share extension: enqueues one shared item in the inbox of the App Group ID
-        under the container root DIR, copying --file into the container, then exits 0.
+        under the container root DIR, copying --file into the container, then exits 0. A file
+        over 64 MiB (ShareInbox.attachmentByteLimit, the limit the app reads with) is refused:
+        exit 1, nothing shared.
         Prints "shared <sequence> <url>" per item. With --count N it shares N items, the
         i-th with URL "<url>/<i>" (1-based).
 

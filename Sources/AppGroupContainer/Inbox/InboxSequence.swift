@@ -2,43 +2,39 @@ import Foundation
 
 /// The inbox's sequence file: one line, `<boot-id> <last number>`, rewritten in
 /// place (pwrite at offset 0, a fixed 20-digit number) under the file's
-/// coordination lock. Numbers are given out under that lock, in the same step as
-/// the publishing link or rename, so they follow the order of publication.
+/// coordination lock. A number is written here BEFORE an item is published under
+/// it, in the same step under that lock, so the file never says less than a
+/// number in use: a process killed between the two steps leaves a number unused,
+/// never one given out twice. Numbers follow the order of publication.
 ///
-/// Why no fsync and no atomic save: within one boot every process sees the page
-/// cache, so an update not yet flushed is still seen by the next enqueue, even
-/// after a SIGKILL (a pwrite happens whole or not at all); an atomic save would
-/// create a file per enqueue, inside the lock. Only a power loss can roll the
-/// file back or tear it, and that changes the boot id: a line stamped with
-/// another boot id (or unreadable) is not trusted, and the highest number on disk
-/// is found by one scan instead.
+/// Why no fsync on every enqueue and no atomic save: within one boot every process
+/// sees the page cache, so an update not yet flushed is still seen by the next
+/// enqueue, even after a SIGKILL (a pwrite happens whole or not at all). Only a
+/// power loss can roll the file back or tear it, and that changes the boot id: a
+/// line stamped with another boot id (or unreadable) is not trusted, and the
+/// highest number on disk is found by one scan instead. A drain fsyncs this file
+/// before it records an item as delivered (``durableSequence(atLeast:)``), so a
+/// number whose item is gone is never below what the file says after a power loss.
 extension ShareInbox {
     /// Publishes the staged item at `staging` under the next sequence number and
     /// returns that number.
+    /// - Throws: ``AppGroupError/inboxSequenceExhausted(sequenceFile:last:)`` when
+    ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
         try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
-            let fd = try Sys.open(file.path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode)
+            let fd = try openSequence(file.path)
             defer { Sys.close(fd) }
-            let st = try Sys.fstat(fd, path: file.path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: file.path, kind: Sys.fileKind(st.st_mode)) }
-            if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: file.path) }
-            let boot = Self.bootIdentifier
-            let stored = Self.parseSequence(try Sys.readAll(fd, path: file.path, sizeHint: 64, limit: 4096))
-            var last: UInt64
-            var trusted = false
-            if let stored, let boot, stored.boot == boot {
-                last = stored.number
-                trusted = true
-            } else {
-                last = max(stored?.number ?? 0, try highestSequenceOnDisk())
-            }
+            var (last, trusted) = try currentLast(fd, path: file.path)
             while true {
-                let next = last &+ 1
-                let target = itemsDirectory.appendingPathComponent(InboxNames.itemName(next))
+                guard last < UInt64.max else {
+                    throw AppGroupError.inboxSequenceExhausted(sequenceFile: file.path, last: last)
+                }
+                let next = last + 1
+                // The number first: once the item is visible, nothing may hand it out again.
+                try storeSequence(next, fd: fd, path: file.path, sync: durable && !trusted)
                 do {
-                    try Self.publishName(staging.path, at: target.path)
-                    last = next
-                    break
+                    try Self.publishName(staging.path, at: publishedPath(next))
+                    return next
                 } catch AppGroupError.systemCall(_, _, let code) where Sys.isNameTaken(code) {
                     // The file said less than what is on disk (edited, restored from a
                     // backup...): trust the disk from now on.
@@ -46,16 +42,56 @@ extension ShareInbox {
                     trusted = false
                 }
             }
-            do {
-                let line = Data("\(boot ?? "unknown-boot") \(InboxNames.itemName(last))\n".utf8)
-                try line.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: file.path) }
-                if durable && !trusted { try Sys.fsync(fd, path: file.path) }
-            } catch {
-                // The item is published; the next enqueue finds the collision and rescans.
-                Diagnostics.warn("share inbox \(directory.path): item \(last) was published but the sequence file could not be saved: \(error)")
-            }
-            return last
         }
+    }
+
+    /// Raises the sequence file to at least `number` (an item found on disk above
+    /// what the file says: planted, or left by an older version) and returns what
+    /// it says now. With `sync`, the file is fsynced too, whatever it held: a
+    /// drain calls this before recording a delivery, so that after a power loss the
+    /// file still covers every number whose item is gone.
+    @discardableResult
+    func durableSequence(atLeast number: UInt64, sync: Bool) throws -> UInt64 {
+        try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
+            let fd = try openSequence(file.path)
+            defer { Sys.close(fd) }
+            let (last, trusted) = try currentLast(fd, path: file.path)
+            if last < number || !trusted {
+                try storeSequence(max(last, number), fd: fd, path: file.path, sync: false)
+            }
+            if sync { try Sys.fsync(fd, path: file.path) }
+            return max(last, number)
+        }
+    }
+
+    /// Opens the sequence file (creating it), refusing anything but a regular file.
+    private func openSequence(_ path: String) throws -> Int32 {
+        let fd = try Sys.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode)
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+            if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: path) }
+            return fd
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+
+    /// The last number given out, and whether the file alone can be trusted for
+    /// it (written in this boot); otherwise the highest number on disk counts too.
+    private func currentLast(_ fd: Int32, path: String) throws -> (last: UInt64, trusted: Bool) {
+        let stored = Self.parseSequence(Self.firstBytes(fd))
+        if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
+            return (stored.number, true)
+        }
+        return (max(stored?.number ?? 0, try highestSequenceOnDisk()), false)
+    }
+
+    private func storeSequence(_ number: UInt64, fd: Int32, path: String, sync: Bool) throws {
+        let line = Data("\(Self.bootIdentifier ?? "unknown-boot") \(InboxNames.itemName(number))\n".utf8)
+        try line.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: path) }
+        if sync { try Sys.fsync(fd, path: path) }
     }
 
     /// Gives the staged item at `staging` the name `target`, never replacing an
@@ -76,22 +112,55 @@ extension ShareInbox {
     /// file's shared lock, so never half-rewritten). Zero when none.
     func lastPublishedSequence() throws -> UInt64 {
         try FileCoordinator().coordinate(readingItemAt: sequenceFile) { file in
-            try AtomicFile.read(file, limit: 4096).flatMap(Self.parseSequence)?.number ?? 0
+            let fd: Int32
+            do {
+                fd = try Sys.open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+                return 0
+            }
+            defer { Sys.close(fd) }
+            let st = try Sys.fstat(fd, path: file.path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: file.path, kind: Sys.fileKind(st.st_mode)) }
+            return Self.parseSequence(Self.firstBytes(fd))?.number ?? 0
         }
     }
 
-    /// The highest number in `Items/` or in any claim: one pass, constant memory.
+    /// The first 4 KiB of the open file `fd` (from its start): only the first
+    /// line counts, so a file padded to any length is read in constant time and
+    /// memory instead of being refused (which would stop every enqueue and drain).
+    static func firstBytes(_ fd: Int32) -> Data {
+        var data = Data(count: 4096)
+        var length = 0
+        data.withUnsafeMutableBytes { raw in
+            while length < raw.count {
+                let n = Sys.readAvailable(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[length...]))
+                if n <= 0 { break }
+                length += n
+            }
+        }
+        data.count = length
+        return data
+    }
+
+    /// The highest number in `Items/`, in any claim or delivered claim, or in
+    /// `Quarantine/`: one pass, constant memory.
     func highestSequenceOnDisk() throws -> UInt64 {
         var highest: UInt64 = 0
-        try Sys.forEachEntry(in: itemsDirectory.path) { name in
-            if let n = InboxNames.sequenceNumber(name) { highest = max(highest, n) }
+        func note(_ name: String) {
+            let n = InboxNames.sequenceNumber(name) ?? InboxNames.deliveredNumber(name)
+                ?? InboxNames.sequenceNumber(String(decoding: name.utf8.prefix(20), as: UTF8.self))
+            if let n { highest = max(highest, n) }
         }
+        try Sys.forEachEntry(in: itemsDirectory.path) { note($0) }
+        try Sys.forEachEntry(in: quarantineDirectory.path) { note($0) }
         var sessions: [String] = []
-        try Sys.forEachEntry(in: claimsDirectory.path) { name in if !name.hasPrefix(".") { sessions.append(name) } }
+        try Sys.forEachEntry(in: claimsDirectory.path) { name in if !InboxNames.isHidden(name) { sessions.append(name) } }
         for session in sessions {
-            try Sys.forEachEntry(in: claimsDirectory.appendingPathComponent(session).path) { name in
-                if let n = InboxNames.sequenceNumber(name) { highest = max(highest, n) }
-            }
+            let path = claimsDirectory.appendingPathComponent(session).path
+            // Only directories (a planted file must not stop every enqueue); one can
+            // vanish (its drain ends) while this runs: no error.
+            guard let st = try Sys.lstat(path), Sys.isDirectory(st) else { continue }
+            try Sys.forEachEntry(in: path) { note($0) }
         }
         return highest
     }

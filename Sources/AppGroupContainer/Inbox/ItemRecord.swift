@@ -38,10 +38,11 @@ struct ItemRecord: Codable, Sendable, Hashable {
         if item.attachments.count > SharedItem.Limits.attachments {
             throw AppGroupError.invalidInboxItem(field: "attachments", problem: "\(item.attachments.count) attachments, more than the \(SharedItem.Limits.attachments) allowed")
         }
-        var seen = Set<String>()
+        // Bytes, not String: "caf\u{E9}.txt" and "cafe\u{301}.txt" are two files.
+        var seen = Set<[UInt8]>()
         for (index, attachment) in item.attachments.enumerated() {
             try InboxNames.validateComponent(attachment.name, field: "attachments[\(index)].name")
-            if !seen.insert(attachment.name).inserted {
+            if !seen.insert(Array(attachment.name.utf8)).inserted {
                 throw AppGroupError.invalidInboxItem(field: "attachments[\(index)].name", problem: "\(AppGroupError.quote(attachment.name)) is used by another attachment of the same item")
             }
         }
@@ -62,6 +63,11 @@ struct ItemRecord: Codable, Sendable, Hashable {
     /// Decodes and checks a record read from `path`: every attachment named must be
     /// a safe name. Throws ``AppGroupError/invalidInboxItem(field:problem:)`` otherwise.
     static func decode(_ data: Data, path: String) throws -> ItemRecord {
+        // Another process can write this file: refuse deep nesting before a
+        // recursive decoder sees it (a record is 3 levels deep).
+        if nests(deeperThan: maximumNesting, data) {
+            throw AppGroupError.invalidInboxItem(field: path, problem: "the record nests arrays or objects more than \(maximumNesting) levels deep (a record has 3); it was not decoded")
+        }
         let record: ItemRecord
         do {
             record = try JSONDecoder().decode(ItemRecord.self, from: data)
@@ -70,8 +76,38 @@ struct ItemRecord: Codable, Sendable, Hashable {
         }
         for (index, file) in record.attachments.enumerated() {
             try InboxNames.validateComponent(file.name, field: "\(path): attachments[\(index)].name")
+            guard file.size >= 0, file.size <= ShareInbox.attachmentByteLimit else {
+                throw AppGroupError.invalidInboxItem(field: "\(path): attachments[\(index)]", problem: "\(AppGroupError.quote(file.name)) is recorded as \(file.size) bytes; "
+                    + "an attachment may have 0 to \(ShareInbox.attachmentByteLimit) bytes (ShareInbox.attachmentByteLimit)")
+            }
         }
         return record
+    }
+
+    /// Deepest nesting of arrays and objects a record may have.
+    static let maximumNesting = 16
+
+    /// True when arrays and objects in `data` nest deeper than `limit`: one pass
+    /// over the bytes, skipping strings, with no recursion.
+    static func nests(deeperThan limit: Int, _ data: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                if depth > limit { return true }
+            case 0x5D, 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return false
     }
 
     func received(sequenceNumber: UInt64, directory: URL) -> ReceivedItem {

@@ -10,6 +10,12 @@ extension ShareInbox {
     /// rethrown; the next drain starts with that item. If the process dies
     /// mid-handler, the next drain (in any process) delivers the item again.
     ///
+    /// Once the handler returned, the item is never delivered again: its claim is
+    /// renamed `<sequence>.delivered` before it is removed. An item that cannot be
+    /// read, or that cannot be removed after delivery, is moved to `Quarantine/`
+    /// with a warning (``Diagnostics``); one that cannot be claimed is skipped with
+    /// a warning. None of them stops the items behind it.
+    ///
     /// The drain streams: it keeps one item in memory at a time and never lists
     /// the inbox per item. Before delivering it puts back items of drains that
     /// died and removes staging directories older than ``staleStagingAge``.
@@ -21,7 +27,11 @@ extension ShareInbox {
         // is gone before the lock is released, so a peer that gets the lock of a
         // session directory knows that session is dead.
         return try FileCoordinator().coordinate(writingItemAt: sessionDirectory) { _ in
-            try Sys.makeDirectory(sessionDirectory.path)
+            if try !Sys.makeDirectory(sessionDirectory.path) {
+                // Left by an earlier drain of this instance whose put-back failed.
+                _ = try recoverEntries(of: sessionDirectory, session: session)
+                try Sys.makeDirectory(sessionDirectory.path)
+            }
             defer {
                 if (try? Sys.rmdir(sessionDirectory.path)) != nil, let lock = try? FileCoordinator.lockFileURL(for: sessionDirectory) {
                     _ = try? Sys.unlink(lock.path)
@@ -30,28 +40,34 @@ extension ShareInbox {
             try recoverAbandonedClaims()
             removeStaleStaging(olderThan: staleStagingAge)
 
-            var lowest = UInt64.max
-            var highest: UInt64 = 0
+            var lowest: UInt64?
+            var highest: UInt64?
             try Sys.forEachEntry(in: itemsDirectory.path) { name in
                 guard let n = InboxNames.sequenceNumber(name) else { return }
-                lowest = min(lowest, n)
-                highest = max(highest, n)
+                lowest = min(lowest ?? n, n)
+                highest = max(highest ?? n, n)
             }
-            var tail = max(highest, try lastPublishedSequence())
-            var next = lowest == .max ? tail &+ 1 : lowest
+            var tail = try lastPublishedSequence()
+            if let highest, highest > tail {
+                // An item above what the sequence file says (planted, or left by an
+                // older version): raise the file first, so that no enqueue can be
+                // given this number once the item is claimed.
+                tail = try durableSequence(atLeast: highest, sync: false)
+            }
+            // Optional: past UInt64.max there is no next number (no wrap, no spin).
+            var next: UInt64? = lowest ?? (tail == .max ? nil : tail + 1)
+            var durableMark: UInt64 = 0
             var delivered = 0
             var unsynced = 0
             var misses = 0
             defer { if durable && unsynced > 0 { try? AtomicFile.syncDirectory(sessionDirectory.path) } }
-            while delivered < (maximumCount ?? .max) {
-                if next > tail {
+            while delivered < (maximumCount ?? .max), let number = next {
+                if number > tail {
                     // Caught up: look again for items published meanwhile.
-                    let newTail = try lastPublishedSequence()
-                    if newTail <= tail { break }
-                    tail = newTail
+                    tail = max(tail, try lastPublishedSequence())
+                    if number > tail { break }
                 }
-                let number = next
-                next += 1
+                next = number == .max ? nil : number + 1
                 let name = InboxNames.itemName(number)
                 let claimed = sessionDirectory.appendingPathComponent(name, isDirectory: true)
                 do {
@@ -62,10 +78,15 @@ extension ShareInbox {
                     // of such numbers (a recovered old item, a faster peer), skip ahead
                     // with one listing instead of trying each number.
                     misses += 1
-                    if misses >= Self.missesBeforeRescan {
+                    if misses >= Self.missesBeforeRescan, let floor = next {
                         misses = 0
-                        next = max(next, try lowestPending(atLeast: next) ?? tail &+ 1)
+                        next = try lowestPending(atLeast: floor) ?? (tail == .max ? nil : max(floor, tail + 1))
                     }
+                    continue
+                } catch let error as AppGroupError {
+                    // An item this process cannot move (a directory it may not write...):
+                    // it stays where it is, and the items behind it still flow.
+                    Diagnostics.warn("share inbox \(directory.path): item \(number) cannot be claimed and was skipped: \(error)")
                     continue
                 }
                 misses = 0
@@ -73,11 +94,17 @@ extension ShareInbox {
                 do {
                     try handler(item)
                 } catch {
-                    try? Sys.rename(claimed.path, to: itemsDirectory.appendingPathComponent(name).path)
+                    putBackOrWarn(claimed.path, number: number)
                     throw error
                 }
-                try Self.removeTree(claimed.path)
+                // Record the delivery before removing anything: from here on the item
+                // is never delivered again, and a removal cut short by a kill is
+                // finished by the next drain, not taken for a damaged item.
+                if durable && number > durableMark { durableMark = try durableSequence(atLeast: number, sync: true) }
+                let tombstone = sessionDirectory.appendingPathComponent(InboxNames.deliveredName(number)).path
+                try Sys.rename(claimed.path, to: tombstone)
                 delivered += 1
+                discardDelivered(tombstone, number: number, session: session)
                 unsynced += 1
                 if durable && unsynced >= Self.removalSyncInterval {
                     try AtomicFile.syncDirectory(sessionDirectory.path)
@@ -85,6 +112,53 @@ extension ShareInbox {
                 }
             }
             return delivered
+        }
+    }
+
+    /// Removes a delivered item (`Claims/<session>/<n>.delivered`). One that cannot
+    /// be removed (nested too deep, a subdirectory this user may not write...) is
+    /// moved to `Quarantine/` with a warning; it is never delivered again either way.
+    func discardDelivered(_ tombstone: String, number: UInt64, session: String) {
+        do {
+            try Self.removeTree(tombstone)
+        } catch {
+            do {
+                let aside = try moveToQuarantine(tombstone, label: InboxNames.deliveredName(number) + "-" + session)
+                Diagnostics.warn("share inbox \(directory.path): item \(number) was delivered but cannot be removed (\(error)); "
+                                 + "it was moved to \(aside) and will not be delivered again: remove it by hand")
+            } catch let second {
+                Diagnostics.warn("share inbox \(directory.path): item \(number) was delivered but can be neither removed (\(error)) "
+                                 + "nor quarantined (\(second)); it stays at \(tombstone) and will not be delivered again: remove it by hand")
+            }
+        }
+    }
+
+    /// Puts a claimed item back in `Items/` (see ``putBack(_:number:)``), warning
+    /// when even that fails: the claim then stays, and the next drain of another
+    /// session puts it back.
+    func putBackOrWarn(_ claimed: String, number: UInt64) {
+        do {
+            try putBack(claimed, number: number)
+        } catch {
+            Diagnostics.warn("share inbox \(directory.path): item \(number) could not be put back from \(claimed): \(error); the next drain will")
+        }
+    }
+
+    /// Moves a claimed item back to `Items/` under its number, never replacing
+    /// another item there: if the number is taken (a number given out twice by an
+    /// older version), the item is published again under a fresh number, with a
+    /// warning. Returns the number it has now.
+    @discardableResult
+    func putBack(_ claimed: String, number: UInt64) throws -> UInt64 {
+        do {
+            try Self.moveWithoutReplacing(claimed, to: publishedPath(number))
+            return number
+        } catch AppGroupError.systemCall(_, _, let code) where Sys.isNameTaken(code) {
+            let fresh = try publish(staging: URL(fileURLWithPath: claimed))
+            if let st = try Sys.lstat(claimed), !Sys.isDirectory(st) { try Sys.unlink(claimed) } // a file was linked
+            Diagnostics.warn("share inbox \(directory.path): item \(number) came back from a drain that ended, but another item has that number; "
+                             + "both are kept, this one as item \(fresh)")
+            return fresh
         }
     }
 
@@ -102,7 +176,8 @@ extension ShareInbox {
     func lowestPending(atLeast floor: UInt64) throws -> UInt64? {
         var lowest: UInt64?
         try Sys.forEachEntry(in: itemsDirectory.path) { name in
-            if let n = InboxNames.sequenceNumber(name), n >= floor, n < (lowest ?? .max) { lowest = n }
+            // No sentinel: UInt64.max is a valid number.
+            if let n = InboxNames.sequenceNumber(name), n >= floor, lowest.map({ n < $0 }) ?? true { lowest = n }
         }
         return lowest
     }
@@ -127,6 +202,8 @@ extension ShareInbox {
                 throw AppGroupError.invalidInboxItem(field: recordURL.path, problem: "a single-file item lists attachments")
             }
             for file in record.attachments {
+                // The record's size is within attachmentByteLimit (checked when
+                // decoded), so an item the app could not read never reaches it.
                 let path = claimed.appendingPathComponent(file.name).path
                 guard let st = try Sys.lstat(path), Sys.isRegular(st), Int64(st.st_size) == file.size else {
                     throw AppGroupError.invalidInboxItem(field: path, problem: "the attachment is missing or not the \(file.size) bytes recorded")
@@ -134,9 +211,8 @@ extension ShareInbox {
             }
             return record.received(sequenceNumber: number, directory: claimed)
         } catch let error as AppGroupError {
-            let aside = quarantineDirectory.appendingPathComponent(InboxNames.itemName(number) + "-" + session, isDirectory: true)
-            try Sys.rename(claimed.path, to: aside.path)
-            Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside.path): \(error)")
+            let aside = try moveToQuarantine(claimed.path, label: InboxNames.itemName(number) + "-" + session)
+            Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")
             return nil
         }
     }

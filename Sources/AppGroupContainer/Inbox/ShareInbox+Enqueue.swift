@@ -13,7 +13,10 @@ extension ShareInbox {
     ///   or attachment name; ``AppGroupError/unsafePath(path:problem:)`` for an
     ///   attachment path that is relative, a symbolic link, or outside what the
     ///   caller may read; ``AppGroupError/notARegularFile(path:kind:)`` for an
-    ///   attachment that is a directory, a FIFO...; file-system errors.
+    ///   attachment that is a directory, a FIFO...;
+    ///   ``AppGroupError/invalidInboxItem(field:problem:)`` for an attachment over
+    ///   ``attachmentByteLimit``; ``AppGroupError/inboxSequenceExhausted(sequenceFile:last:)``;
+    ///   file-system errors.
     @discardableResult
     public func enqueue(_ item: SharedItem) throws -> UInt64 {
         var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
@@ -47,6 +50,8 @@ extension ShareInbox {
             let fd = try Self.createFile(path)
             do {
                 let size = try Sys.copyContents(from: source.fd, sourcePath: source.path, to: fd, destinationPath: path)
+                // It may have grown since it was opened: the limit holds for what was copied.
+                if size > Self.attachmentByteLimit { throw Self.attachmentTooLarge(path: source.path, size: size) }
                 if durable { try Sys.fsync(fd, path: path) }
                 Sys.close(fd)
                 record.attachments.append(.init(name: source.name, size: size))
@@ -114,11 +119,19 @@ extension ShareInbox {
         do {
             let st = try Sys.fstat(fd, path: path)
             guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+            if Int64(st.st_size) > Self.attachmentByteLimit { throw Self.attachmentTooLarge(path: path, size: Int64(st.st_size), index: index) }
         } catch {
             Sys.close(fd)
             throw error
         }
         return fd
+    }
+
+    /// The refusal of an attachment over ``attachmentByteLimit``: its path, size and the limit.
+    static func attachmentTooLarge(path: String, size: Int64, index: Int? = nil) -> AppGroupError {
+        AppGroupError.invalidInboxItem(field: index.map { "attachments[\($0)]" } ?? "attachment \(path)",
+                                       problem: "\(path) is \(size) bytes, more than the \(attachmentByteLimit) bytes (64 MiB) an attachment may have "
+                                           + "(ShareInbox.attachmentByteLimit, the limit the app reads with); nothing was added: share a smaller file")
     }
 
     static func isInside(_ path: String, _ directory: String) -> Bool {

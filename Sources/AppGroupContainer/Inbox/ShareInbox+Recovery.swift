@@ -4,11 +4,34 @@ extension ShareInbox {
     /// Puts back the items of drains whose process died mid-handler: a claim
     /// directory whose lock nobody holds belongs to a dead drain. Returns how many
     /// items went back. ``drain(maximumCount:_:)`` calls this first.
+    ///
+    /// An item goes back under its number without replacing anything (if the
+    /// number is taken, under a fresh one, with a warning); an item already
+    /// delivered (`<n>.delivered`) is removed, or quarantined when it cannot be.
+    /// The dead session's lock file goes too, also when its directory is already
+    /// gone (a drain killed just before making it or just after removing it):
+    /// only that session and these recoveries ever open it, and a drain whose
+    /// lock file was unlinked under it notices and opens a new one (FileLock's
+    /// check after locking), so removing it races with no one.
+    /// An entry that cannot be handled is left in place with a warning; it never
+    /// stops the drain.
     @discardableResult
     public func recoverAbandonedClaims() throws -> Int {
         var sessions: [String] = []
+        var seen = Set<[UInt8]>()
         try Sys.forEachEntry(in: claimsDirectory.path) { name in
-            if !name.hasPrefix("."), name != session { sessions.append(name) }
+            let candidate: String
+            if InboxNames.isHidden(name) {
+                // `.<session>.lock`: a session's lock file, maybe without its directory.
+                guard name.utf8.count > 6, name.utf8.suffix(5).elementsEqual(".lock".utf8) else { return }
+                candidate = String(decoding: name.utf8.dropFirst().dropLast(5), as: UTF8.self)
+                let url = claimsDirectory.appendingPathComponent(candidate, isDirectory: true)
+                guard (try? FileCoordinator.lockFileURL(for: url).lastPathComponent.utf8.elementsEqual(name.utf8)) == true else { return }
+            } else {
+                candidate = name
+            }
+            guard !candidate.utf8.elementsEqual(session.utf8), seen.insert(Array(candidate.utf8)).inserted else { return }
+            sessions.append(candidate)
         }
         var recovered = 0
         let tryOnce = FileCoordinator(timeout: 0)
@@ -16,29 +39,58 @@ extension ShareInbox {
             let sessionDirectory = claimsDirectory.appendingPathComponent(name, isDirectory: true)
             do {
                 try tryOnce.coordinate(writingItemAt: sessionDirectory) { _ in
-                    var claimed: [String] = []
-                    let existed = try Sys.forEachEntry(in: sessionDirectory.path) { claimed.append($0) }
-                    for item in claimed {
-                        let from = sessionDirectory.appendingPathComponent(item).path
-                        if InboxNames.sequenceNumber(item) != nil {
-                            try Sys.rename(from, to: itemsDirectory.appendingPathComponent(item).path)
-                            recovered += 1
-                        } else {
-                            let aside = quarantineDirectory.appendingPathComponent(name + "-" + item).path
-                            try Sys.rename(from, to: aside)
-                            Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
-                        }
+                    if let st = try Sys.lstat(sessionDirectory.path), !Sys.isDirectory(st) {
+                        // Not a drain's directory (planted): set aside, never read.
+                        let aside = try moveToQuarantine(sessionDirectory.path, label: "claims-" + name)
+                        Diagnostics.warn("share inbox \(directory.path): a \(Sys.fileKind(st.st_mode)) in Claims/ was moved to \(aside)")
                     }
-                    if existed { try Sys.rmdir(sessionDirectory.path) }
-                    if durable { try AtomicFile.syncDirectory(itemsDirectory.path) }
+                    let (back, complete) = try recoverEntries(of: sessionDirectory, session: name)
+                    recovered += back
+                    guard complete else { return }
                     let lock = try FileCoordinator.lockFileURL(for: sessionDirectory)
                     try Sys.unlink(lock.path)
                 }
             } catch AppGroupError.coordinationTimedOut {
                 continue // that drain is alive
+            } catch {
+                // One session that cannot be recovered must not stop every drain.
+                Diagnostics.warn("share inbox \(directory.path): the claims of drain \(name), which ended, could not be recovered and stay: \(error)")
             }
         }
         return recovered
+    }
+
+    /// Handles what a session directory holds (the caller holds its lock, or it is
+    /// this drain's own): items go back, delivered items are removed, anything else
+    /// is quarantined; then the directory is removed. Returns how many items went
+    /// back, and whether everything was handled and the directory is gone.
+    func recoverEntries(of sessionDirectory: URL, session name: String) throws -> (recovered: Int, complete: Bool) {
+        var claimed: [String] = []
+        guard try Sys.forEachEntry(in: sessionDirectory.path, { claimed.append($0) }) else { return (0, true) }
+        var recovered = 0
+        var complete = true
+        for item in claimed {
+            let from = sessionDirectory.appendingPathComponent(item).path
+            do {
+                if let number = InboxNames.sequenceNumber(item) {
+                    try putBack(from, number: number)
+                    recovered += 1
+                } else if let number = InboxNames.deliveredNumber(item) {
+                    // Delivered; its removal was cut short: finish it, silently.
+                    discardDelivered(from, number: number, session: name)
+                } else {
+                    let aside = try moveToQuarantine(from, label: name + "-" + item)
+                    Diagnostics.warn("share inbox \(directory.path): unexpected \(from) moved to \(aside)")
+                }
+            } catch {
+                // E.g. a name that is not UTF-8, which cannot be named back: it stays.
+                complete = false
+                Diagnostics.warn("share inbox \(directory.path): \(from), left by a drain that ended, could not be handled and stays: \(error)")
+            }
+        }
+        if durable && recovered > 0 { try AtomicFile.syncDirectory(itemsDirectory.path) }
+        guard complete, (try? Sys.rmdir(sessionDirectory.path)) != nil else { return (recovered, false) }
+        return (recovered, true)
     }
 
     /// Removes staging directories older than `age` seconds: enqueues that died
@@ -53,7 +105,7 @@ extension ShareInbox {
         var removed = 0
         for name in names {
             let path = stagingDirectory.appendingPathComponent(name).path
-            if name.hasPrefix(".dead-") {
+            if name.utf8.starts(with: ".dead-".utf8) {
                 // A cleaner died halfway: finish its work.
                 if (try? Self.removeTree(path)) != nil { removed += 1 }
                 continue

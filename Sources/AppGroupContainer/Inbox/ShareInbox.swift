@@ -24,11 +24,13 @@ import Foundation
 ///         item.json              its record
 ///         <attachment>...        the copied files
 ///     Staging/<pid>-<random>     items being written (never read by a drainer)
-///     Claims/<session>/          the item a running drain is handling
+///     Claims/<session>/          the item a running drain is handling, then
+///                                <sequence>.delivered while it is being removed
 ///     Claims/.<session>.lock     held by that drain while it runs
 ///     Sequence                   the last sequence number given out
 ///     .Sequence.lock             the lock that orders enqueues
-///     Quarantine/                items found unreadable (kept, with a warning)
+///     Quarantine/                items found unreadable, or delivered and not
+///                                removable (kept, with a warning)
 ///
 /// Guarantees, across threads and processes:
 /// - An ``enqueue(_:)`` that returns has published a complete item (record and
@@ -40,12 +42,17 @@ import Foundation
 ///   the item published under it, in one step under the inbox's lock, so numbers
 ///   increase in the order publications happen: if one enqueue returns before
 ///   another starts (in any processes), it comes first. Each drain hands its items
-///   to the handler in increasing sequence order.
+///   to the handler in increasing sequence order. A number is never given out
+///   twice: the sequence file is advanced before the item is published, and a
+///   put-back never replaces an item.
 /// - An item is removed only after the handler returned. A drain claims an item by
 ///   renaming it into its own claim directory (a rename succeeds for one drainer
 ///   only, so two drainers never receive the same item). If the handler throws,
 ///   the item goes back and the drain stops; if the process dies, the next drain
-///   finds the claim's lock free and puts the item back, in its place.
+///   finds the claim's lock free and puts the item back, in its place. Once the
+///   handler returned, the claim is renamed `<sequence>.delivered` before anything
+///   is removed: a delivered item is never delivered again, and one that cannot be
+///   removed goes to `Quarantine/` while the items behind it flow.
 /// - Attachments live in the item's directory and are removed with it.
 ///
 /// Durability: with `durable` (the default) an enqueue without attachments costs
@@ -56,7 +63,9 @@ import Foundation
 /// (delivered again, never lost). The sequence file itself is
 /// written without fsync and stamped with the kernel's boot id: after a reboot
 /// the first enqueue rescans the inbox for the highest number before giving out
-/// the next, so a lost counter update never reorders items.
+/// the next, so a lost counter update never reorders items. A drain fsyncs it
+/// before it records a delivery above what it last synced (about once per
+/// drain), so a power loss cannot bring back a number whose item is gone.
 public struct ShareInbox: Sendable {
     /// The inbox directory.
     public let directory: URL
@@ -81,6 +90,10 @@ public struct ShareInbox: Sendable {
     public static let defaultName = "Inbox"
     /// The name of an item's record file.
     public static let recordFileName = "item.json"
+    /// The largest attachment, in bytes (64 MiB), for both sides: ``enqueue(_:)``
+    /// refuses a larger file, and a drain quarantines an item recording one, so an
+    /// app that reads attachments with this limit never meets one it cannot read.
+    public static let attachmentByteLimit: Int64 = 64 << 20
 
     /// Opens (creating on first use) the inbox `name` in the container of
     /// `groupIdentifier`, as the resolver's identity.
@@ -139,19 +152,5 @@ public struct ShareInbox: Sendable {
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
         return count
-    }
-
-    /// Removes the files and directories under `path` (not following links), then
-    /// `path` itself. Item and staging directories are flat, so this stays shallow.
-    static func removeTree(_ path: String) throws {
-        guard let st = try Sys.lstat(path) else { return }
-        if Sys.isDirectory(st) {
-            var names: [String] = []
-            try Sys.forEachEntry(in: path) { names.append($0) }
-            for name in names { try removeTree(path + "/" + name) }
-            try Sys.rmdir(path)
-        } else {
-            try Sys.unlink(path)
-        }
     }
 }
