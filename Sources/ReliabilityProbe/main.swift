@@ -15,6 +15,13 @@ import SharedKeychain
 //   inbox-writer --group G --id W --count N --scratch DIR
 //        enqueues items titled "<W>-<i>" (every third with an attachment whose bytes
 //        are derived from the title); prints "ready", then "ack <i>"
+//   keychain-writer --group G --id W --count N
+//        saves generic passwords (service "crash", account "w<W>-<i>", secret
+//        "secret-<W>-<i>", access group G); prints "ready", then "ack <i>"
+//   observer-writer --suite S --id W
+//        observes "lane" in suite S and, in each change handler, increments "obs<W>"
+//        with update (a write from inside an observer); prints "ready", then
+//        "ack <n>" after each update returned, n being the value it stored
 //   hold --file F       takes F's write coordination, prints "locked", sleeps until killed
 //   populate --group G  under the umask the process was given (set with --umask OCTAL),
 //        touches every kind of file the package makes: prints "done"
@@ -77,6 +84,30 @@ do {
             say("ack \(i)")
         }
         say("done")
+
+    case "keychain-writer":
+        let keychain = try Keychain.fromEnvironment()
+        let group = option("group")
+        let id = option("id")
+        say("ready")
+        for i in 1...intOption("count") {
+            try keychain.save(Data("secret-\(id)-\(i)".utf8), for: GenericPassword(service: "crash", account: "w\(id)-\(i)", accessGroup: group))
+            say("ack \(i)")
+        }
+        say("done")
+
+    case "observer-writer":
+        let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
+        let key = "obs" + option("id")
+        let token = try defaults.addObserver(forKey: "lane") { _ in
+            do {
+                if let n = try defaults.update(Int.self, forKey: key, { ($0 ?? 0) + 1 }) { say("ack \(n)") }
+            } catch {
+                fail("observer's update: \(error)")
+            }
+        }
+        say("ready")
+        withExtendedLifetime(token) { while true { sleep(60) } }
 
     case "hold":
         try FileCoordinator().coordinate(writingItemAt: URL(fileURLWithPath: option("file"))) { _ in

@@ -1,6 +1,7 @@
 import AppGroupContainer
 import Foundation
 import SharedDefaults
+import SharedKeychain
 import Testing
 
 /// The tests that run many child processes. Serialized with each other, so that
@@ -10,7 +11,7 @@ struct ProcessTests {}
 
 /// What one killed writer managed.
 struct WriterOutcome: Sendable {
-    enum Kind: Sendable { case groupSuite, privateSuite, inbox }
+    enum Kind: Sendable { case groupSuite, privateSuite, inbox, keychain, observer }
     let id: Int
     let kind: Kind
     /// The last i whose "ack i" line was printed: every call up to it returned.
@@ -30,13 +31,18 @@ extension ProcessTests {
         onThreads(lanes) { lane in
             var generator = SystemRandomNumberGenerator()
             for id in stride(from: lane, to: kills, by: lanes) {
-                let kind: WriterOutcome.Kind = id % 2 == 1 ? .inbox : (id % 4 == 0 ? .groupSuite : .privateSuite)
+                // Every writer of the package: suites, the inbox, the keychain, and an
+                // observer that writes from inside its change handler.
+                let kinds: [WriterOutcome.Kind] = [.groupSuite, .inbox, .privateSuite, .inbox, .keychain, .observer]
+                let kind = kinds[id % kinds.count]
                 let arguments: [String]
                 switch kind {
                 case .groupSuite: arguments = ["defaults-writer", "--suite", Sandbox.group, "--id", "\(id)", "--count", "100000"]
                 case .privateSuite: arguments = ["defaults-writer", "--suite", privateSuite, "--id", "\(id)", "--count", "100000"]
                 case .inbox: arguments = ["inbox-writer", "--group", Sandbox.group, "--id", "\(id)", "--count", "100000",
                                           "--scratch", sandbox.scratch.path]
+                case .keychain: arguments = ["keychain-writer", "--group", Sandbox.group, "--id", "\(id)", "--count", "100000"]
+                case .observer: arguments = ["observer-writer", "--suite", Sandbox.group, "--id", "\(id)"]
                 }
                 var problem: String?
                 do {
@@ -102,6 +108,37 @@ extension ProcessTests {
         let remaining = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter(AtomicFile.isTemporaryName)
         #expect(remaining.isEmpty, "stale temporaries are removed: \(remaining)")
 
+        // Observers: each update made inside a change handler that returned is there
+        // (one more at most, caught by the kill after it committed).
+        let groupDomain = try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: app).persistentDomain()
+        var observerWrites = 0
+        for observer in all where observer.kind == .observer {
+            let stored = groupDomain["obs\(observer.id)"] as? Int ?? 0
+            observerWrites += observer.lastAck
+            #expect(stored >= observer.lastAck && stored <= observer.lastAck + 1,
+                    "observer \(observer.id) acknowledged \(observer.lastAck) writes from its handler, the suite holds \(stored)")
+        }
+
+        // Keychain: every acknowledged item is there with its own secret, nothing
+        // beyond one in-flight save, and no readable copy of the secrets is left.
+        let keychain = Keychain(device: try KeychainDevice(root: sandbox.root), identity: sandbox.app)
+        var acknowledgedSecrets = 0
+        for writer in all where writer.kind == .keychain {
+            acknowledgedSecrets += writer.lastAck
+            for i in stride(from: 1, through: writer.lastAck + 2, by: 1) {
+                let key = GenericPassword(service: "crash", account: "w\(writer.id)-\(i)", accessGroup: Sandbox.group)
+                let secret = try keychain.readIfPresent(key)
+                if i <= writer.lastAck {
+                    #expect(secret == Data("secret-\(writer.id)-\(i)".utf8), "keychain writer \(writer.id): acknowledged item \(i) is missing or wrong")
+                } else if i == writer.lastAck + 2 {
+                    #expect(secret == nil, "keychain writer \(writer.id): item \(i) is beyond what it could have saved")
+                }
+            }
+        }
+        let keychains = sandbox.root.appendingPathComponent("Keychains")
+        let keychainLeftovers = ((try? FileManager.default.contentsOfDirectory(atPath: keychains.path)) ?? []).filter(AtomicFile.isTemporaryName)
+        #expect(keychainLeftovers.isEmpty, "a keychain read after the storm removes dead writers' temporaries: \(keychainLeftovers)")
+
         // Inbox: drain everything; every acknowledged item comes, once, whole.
         var inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.app))
         let staging = inbox.directory.appendingPathComponent("Staging")
@@ -147,7 +184,8 @@ extension ProcessTests {
         #expect(sandbox.outsideContents().isEmpty)
 
         report("crash: \(all.count) writers SIGKILLed in \(String(format: "%.1f", killPhase)) s (\(lanes) at a time); "
-            + "\(acknowledgedSets) acknowledged defaults writes and \(acknowledgedItems) acknowledged enqueues, 0 lost; "
+            + "\(acknowledgedSets) acknowledged defaults writes, \(acknowledgedItems) acknowledged enqueues, \(acknowledgedSecrets) acknowledged keychain saves "
+            + "and \(observerWrites) acknowledged writes from observers' handlers, 0 lost; "
             + "\(inFlightCommitted) unacknowledged saves and \(unacknowledgedDelivered) unacknowledged items committed whole; "
             + "\(temporaries.count) suite temporaries and \(stagingLeft) staging entries left by kills, all ignored then removed; duplicates \(duplicates)")
     }
