@@ -104,7 +104,12 @@ public enum AtomicFile {
     /// ``identity(of:)`` for a path: callers that check one file often keep its
     /// path, because building it from a URL costs more than the lstat itself.
     public static func identity(atPath path: String) throws -> Identity? {
-        guard let st = try Sys.lstat(path) else { return nil }
+        guard let st = try Sys.lstat(path) else {
+            // Absent, or absent behind a link planted above it (the lstat followed
+            // it): only the walk from the root tells, and this path is rare.
+            try ContainedDirectory.requireNoLink(above: path)
+            return nil
+        }
         guard Sys.isRegular(st) else {
             if Sys.isSymlink(st) { throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; remove it") }
             throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode))

@@ -50,6 +50,18 @@ struct ContainedDirectory {
 
     func close() { Sys.close(fd) }
 
+    /// Throws ``AppGroupError/unsafePath(path:problem:)`` when a link or a non-directory
+    /// stands between the container root and the file at `path`; returns when the
+    /// walk succeeds or a directory on the way does not exist yet.
+    static func requireNoLink(above path: String) throws {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else { return }
+        do {
+            try open(String(path[..<slash])).close()
+        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+            return
+        }
+    }
+
     /// The full path of `name` in this directory.
     func path(of name: String) -> String { path == "/" ? "/" + name : path + "/" + name }
 }
