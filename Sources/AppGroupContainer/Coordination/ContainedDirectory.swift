@@ -65,3 +65,14 @@ struct ContainedDirectory {
     /// The full path of `name` in this directory.
     func path(of name: String) -> String { path == "/" ? "/" + name : path + "/" + name }
 }
+
+extension AtomicFile {
+    /// Walks from the container root to the directory at `url` without following a
+    /// link (as every save does) and returns: for stores that work by path, a check
+    /// at each operation that nothing was swapped for a link since they were opened.
+    /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` for a link or a
+    ///   non-directory on the way; file-system errors (ENOENT when it is gone).
+    package static func requireContainedDirectory(_ url: URL) throws {
+        try ContainedDirectory.open(url.standardizedFileURL.path).close()
+    }
+}

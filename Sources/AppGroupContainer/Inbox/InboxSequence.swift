@@ -22,6 +22,8 @@ extension ShareInbox {
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
         try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
+            // Again under the lock, just before the item becomes visible.
+            try AtomicFile.requireContainedDirectory(directory)
             let fd = try openSequence(file.path)
             defer { Sys.close(fd) }
             var (last, trusted) = try currentLast(fd, path: file.path)

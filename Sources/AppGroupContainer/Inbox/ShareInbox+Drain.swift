@@ -22,6 +22,7 @@ extension ShareInbox {
     /// - Parameter maximumCount: stop after this many items; nil for all.
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
+        try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does
         let sessionDirectory = claimsDirectory.appendingPathComponent(session, isDirectory: true)
         // The session's lock is taken before its directory exists and the directory
         // is gone before the lock is released, so a peer that gets the lock of a

@@ -19,6 +19,9 @@ extension ShareInbox {
     ///   file-system errors.
     @discardableResult
     public func enqueue(_ item: SharedItem) throws -> UInt64 {
+        // A link planted at the inbox or above it since it was opened: refused here,
+        // at every enqueue, not once at open.
+        try AtomicFile.requireContainedDirectory(directory)
         var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
         // Open every source first, so bad input is refused before anything is written.
         var sources: [(fd: Int32, path: String, name: String)] = []

@@ -14,6 +14,7 @@ extension ShareInbox {
     /// drain moves it to `Quarantine/`.
     /// - Throws: file-system errors reading `Items/`.
     public func pendingItems() throws -> [ReceivedItem] {
+        try AtomicFile.requireContainedDirectory(directory)
         var numbers: [UInt64] = []
         try Sys.forEachEntry(in: itemsDirectory.path) { name in
             if let n = InboxNames.sequenceNumber(name) { numbers.append(n) }

@@ -147,6 +147,7 @@ public struct ShareInbox: Sendable {
     /// How many items are published and not yet claimed (one streaming pass over
     /// the directory).
     public func pendingCount() throws -> Int {
+        try AtomicFile.requireContainedDirectory(directory)
         var count = 0
         try Sys.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
