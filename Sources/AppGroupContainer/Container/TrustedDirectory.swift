@@ -24,6 +24,24 @@ package enum TrustedDirectory {
         try check(st, path)
     }
 
+    /// Checks every directory from the container root holding `path` down to `path`
+    /// itself (links refused, owners and modes as ``make(_:)`` checks them): for a
+    /// store that makes directories of its own below a container (the share inbox
+    /// under `Library/Application Support`). A path under no registered root is
+    /// left as it is.
+    package static func requireChain(to path: String) throws {
+        guard let root = ContainerRoots.root(containing: path) else { return }
+        var reached = root
+        for bytes in path.utf8.dropFirst(root.utf8.count).split(separator: UInt8(ascii: "/")) {
+            reached += "/" + String(decoding: bytes, as: UTF8.self)
+            guard let st = try Sys.lstat(reached) else { continue }
+            guard Sys.isDirectory(st) else {
+                throw AppGroupError.unsafePath(path: reached, problem: "a \(Sys.fileKind(st.st_mode)) stands where a directory of the container belongs; it was not followed. Remove it")
+            }
+            try check(st, reached)
+        }
+    }
+
     /// Checks the owner and mode of the directory whose status is `st`.
     static func check(_ st: Sys.FileStatus, _ path: String) throws {
         let user = Sys.effectiveUser

@@ -132,8 +132,11 @@ public struct ShareInbox: Sendable {
         self.resolver = resolver
         self.session = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         try ContainerResolver.makeRoot(self.directory)
+        // Another user's directory on the way, or one others may write, would let
+        // them plant or take items: refused (or, when ours, repaired to 0700).
+        try TrustedDirectory.requireChain(to: self.directory.path)
         for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory] {
-            try Sys.makeDirectory(sub.path)
+            try TrustedDirectory.make(sub.path)
         }
     }
 
