@@ -23,6 +23,10 @@ extension ShareInbox {
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
         try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does
+        // A drain nested in this instance's own handler gets a session of its own:
+        // sharing the outer one, it would take the outer's claims for leftovers.
+        let session = DrainingSessions.begin(self.session)
+        defer { DrainingSessions.end(session) }
         let sessionDirectory = claimsDirectory.appendingPathComponent(session, isDirectory: true)
         // The session's lock is taken before its directory exists and the directory
         // is gone before the lock is released, so a peer that gets the lock of a
@@ -216,5 +220,30 @@ extension ShareInbox {
             Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")
             return nil
         }
+    }
+}
+
+/// The sessions draining in this process now, so that a drain started inside a
+/// handler of the same instance never reuses the running drain's session.
+private enum DrainingSessions {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var active = Set<String>()
+
+    /// `preferred` when it is not draining now, else a fresh session name.
+    static func begin(_ preferred: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        var session = preferred
+        while active.contains(session) {
+            session = preferred + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        }
+        active.insert(session)
+        return session
+    }
+
+    static func end(_ session: String) {
+        lock.lock()
+        active.remove(session)
+        lock.unlock()
     }
 }

@@ -34,11 +34,13 @@ extension ShareInbox {
             sessions.append(candidate)
         }
         var recovered = 0
-        let tryOnce = FileCoordinator(timeout: 0)
+        // Not an ordinary coordination: from inside a drain's handler that one would
+        // find the running drain's own lock free (re-entrancy) and take it for dead.
+        let probe = FileCoordinator()
         for name in sessions {
             let sessionDirectory = claimsDirectory.appendingPathComponent(name, isDirectory: true)
             do {
-                try tryOnce.coordinate(writingItemAt: sessionDirectory) { _ in
+                let done: Void? = try probe.coordinateIfUnheld(writingItemAt: sessionDirectory) { _ in
                     if let st = try Sys.lstat(sessionDirectory.path), !Sys.isDirectory(st) {
                         // Not a drain's directory (planted): set aside, never read.
                         let aside = try moveToQuarantine(sessionDirectory.path, label: "claims-" + name)
@@ -50,8 +52,7 @@ extension ShareInbox {
                     let lock = try FileCoordinator.lockFileURL(for: sessionDirectory)
                     try Sys.unlink(lock.path)
                 }
-            } catch AppGroupError.coordinationTimedOut {
-                continue // that drain is alive
+                if done == nil { continue } // that drain is alive
             } catch {
                 // One session that cannot be recovered must not stop every drain.
                 Diagnostics.warn("share inbox \(directory.path): the claims of drain \(name), which ended, could not be recovered and stay: \(error)")
