@@ -40,6 +40,14 @@ enum OldStylePlist {
         }
     }
 
+    /// A whole domain from its entries in order (keys exactly as stored, so two
+    /// that differ only in Unicode normalization are both printed).
+    static func render(entries: [(key: String, value: Any)]) -> String {
+        if entries.isEmpty { return "{\n}" }
+        let lines = entries.map { "    " + quote($0.key) + " = " + render($0.value, indent: 1) + ";" }
+        return "{\n" + lines.joined(separator: "\n") + "\n}"
+    }
+
     static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

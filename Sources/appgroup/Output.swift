@@ -23,6 +23,23 @@ enum Output {
         line(String(decoding: data, as: UTF8.self))
     }
 
+    /// A JSON object from entries in order, written member by member: a Swift
+    /// dictionary would merge keys that differ only in Unicode normalization.
+    static func jsonObject(_ entries: [(String, Any)]) throws {
+        guard JSONSerialization.isValidJSONObject(entries.map(\.1)) else {
+            throw CLIError.failed("the value cannot be written as JSON (a number that is not finite?); read it without --json")
+        }
+        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+        func text(_ value: Any) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: value, options: options), as: UTF8.self)
+        }
+        if entries.isEmpty { return line("{\n\n}") }
+        let members = try entries.map { key, value in
+            "  " + (try text(key)) + " : " + (try text(value)).replacingOccurrences(of: "\n", with: "\n  ")
+        }
+        line("{\n" + members.joined(separator: ",\n") + "\n}")
+    }
+
     /// A date as `defaults read` prints one: `2026-11-30 09:00:00 +0000`.
     static func date(_ date: Date) -> String { OldStylePlist.dateFormatter.string(from: date) }
 }

@@ -26,13 +26,16 @@ enum DefaultsReadCommand {
         if arguments.wantsHelp { return Output.line(help) }
         try arguments.expectPositionals(1...2, "GROUP [KEY]")
         let suite = try DefaultsSuite(groupArgument: arguments.positionals[0], arguments: arguments)
-        let values = try suite.values()
+        // Entries, not a dictionary: a key is matched exactly as stored, so of two
+        // keys that differ only in Unicode normalization each reads its own value.
+        let entries = try suite.entries()
         let json = arguments.flag("json")
         guard arguments.positionals.count == 2 else {
-            return json ? try Output.json(OldStylePlist.jsonObject(values)) : Output.line(OldStylePlist.render(values))
+            return json ? try Output.jsonObject(entries.map { ($0.key, OldStylePlist.jsonObject($0.value)) })
+                        : Output.line(OldStylePlist.render(entries: entries))
         }
         let key = arguments.positionals[1]
-        guard let value = values[key] else {
+        guard let value = entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value else {
             throw CLIError.notFound("the domain/default pair of (\(suite.name), \(key)) does not exist: no key \(Arguments.quote(key)) in \(suite.label)")
         }
         if json { try Output.json(OldStylePlist.jsonObject(value)) } else { Output.line(OldStylePlist.renderTopLevel(value)) }

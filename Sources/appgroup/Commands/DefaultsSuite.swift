@@ -44,6 +44,19 @@ struct DefaultsSuite {
         return try Self.translating { try defaults.persistentDomain() }
     }
 
+    /// The suite's entries spelled exactly as stored, in byte order of their keys:
+    /// keys that differ only in Unicode normalization are two entries here (a Swift
+    /// dictionary would merge them).
+    /// - Throws: as ``values()``.
+    func entries() throws -> [(key: String, value: Any)] {
+        _ = try values() // the existence and corruption checks, with their messages
+        return try Self.translating {
+            try defaults.storedKeys()
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                .compactMap { key in try defaults.load(forKey: key).map { (key, $0) } }
+        }
+    }
+
     /// Runs a library call, turning its errors into one-line tool errors. A corrupt
     /// suite gets the inspector's own advice: the tool changes nothing in it.
     static func translating<T>(_ body: () throws -> T) throws -> T {
