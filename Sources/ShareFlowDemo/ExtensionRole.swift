@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// The share extension: the user shared a URL (and maybe a file); put it in the
 /// group's inbox and finish. One line per item shared: `shared <sequence> <url>`.

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension ShareInbox {
@@ -15,7 +16,7 @@ extension ShareInbox {
     /// - Throws: file-system errors reading `Items/`.
     public func pendingItems() throws -> [ReceivedItem] {
         var numbers: [UInt64] = []
-        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if let n = InboxNames.sequenceNumber(name) { numbers.append(n) }
         }
         numbers.sort()
@@ -24,15 +25,15 @@ extension ShareInbox {
             let item = itemsDirectory.appendingPathComponent(InboxNames.itemName(number))
             do {
                 // A file is an item without attachments; a directory holds the record and the files.
-                guard let st = try Sys.lstat(item.path) else { continue } // claimed meanwhile
-                let isFile = Sys.isRegular(st)
+                guard let status = try FileOperations.status(item.path) else { continue } // claimed meanwhile
+                let isFile = status.isRegular
                 let recordURL = isFile ? item : item.appendingPathComponent(Self.recordFileName, isDirectory: false)
                 guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else { continue }
                 let record = try ItemRecord.decode(data, path: recordURL.path)
                 items.append(record.received(sequenceNumber: number, directory: item))
-            } catch let error as AppGroupError {
+            } catch where error is ShareInboxError || error is AppGroupError {
                 // Claimed between the lstat and the read: gone, not unreadable.
-                if try Sys.lstat(item.path) == nil { continue }
+                if try FileOperations.status(item.path) == nil { continue }
                 Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
                                  + "(the next drain moves it to Quarantine/): \(error)")
             }
