@@ -82,28 +82,4 @@ extension Keychain {
         }
         try delete(source.query)
     }
-
-    // MARK: Session tokens (the seeds' shared-keychain recommendation)
-
-    /// The service under which ``publishSessionToken(_:accessGroup:service:account:)`` stores tokens by default.
-    public static let sessionTokenService = "session"
-    /// The account under which session tokens are stored by default (the seeds' `active-user`).
-    public static let sessionTokenAccount = "active-user"
-
-    /// Publishes the user's session token in a shared access group, for the app's
-    /// extensions to read: `AfterFirstUnlockThisDeviceOnly`, so an extension running
-    /// in the background while the device is locked can still read it. Adds or updates.
-    public func publishSessionToken(_ token: Data, accessGroup: String, service: String = Keychain.sessionTokenService,
-                                    account: String = Keychain.sessionTokenAccount) throws {
-        try save(token, for: GenericPassword(service: service, account: account, accessGroup: accessGroup),
-                 accessibility: .afterFirstUnlockThisDeviceOnly)
-    }
-
-    /// The session token published in `accessGroup`, nil when none was published.
-    /// - Throws: ``KeychainError/missingEntitlement(group:bundleIdentifier:heldGroups:status:)``
-    ///   when this process lacks the group (an extension without Keychain Sharing).
-    public func sessionToken(accessGroup: String, service: String = Keychain.sessionTokenService,
-                             account: String = Keychain.sessionTokenAccount) throws -> Data? {
-        try readIfPresent(GenericPassword(service: service, account: account, accessGroup: accessGroup))
-    }
 }

@@ -12,7 +12,7 @@ import Foundation
 ///   ``KeychainError`` carrying the status and the reason;
 /// - a typed layer: ``GenericPassword`` and ``InternetPassword`` keys with
 ///   ``add(_:for:accessibility:)``, ``read(_:)``, ``save(_:for:accessibility:)``,
-///   ``delete(_:)``, ``move(_:toAccessGroup:accessibility:)`` and the session-token helpers.
+///   ``delete(_:)`` and ``move(_:toAccessGroup:accessibility:)``.
 ///
 /// Every call reads the device's file (cached by file identity); every change is a
 /// read-modify-write under the device's write lock, saved atomically, so processes
