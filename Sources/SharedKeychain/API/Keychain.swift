@@ -60,7 +60,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
     }
 
     /// A keychain bound to the current task by ``withCurrent(_:_:)``.
-    @TaskLocal public static var bound: Keychain?
+    @TaskLocal static var bound: Keychain?
 
     /// The keychain the global `SecItem...` functions use: the one bound to the
     /// current task, else ``fromEnvironment(_:)``.
