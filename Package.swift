@@ -20,7 +20,8 @@ let package = Package(
         // The OFD lock commands are hidden behind _GNU_SOURCE in Glibc's headers;
         // this C target is the only place that names them.
         .target(name: "CAppGroupSys"),
-        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"]),
+        // Coordination/README.md: the design note on the coordinator's fast paths and held locks.
+        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"], exclude: ["Coordination/README.md"]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
         .target(name: "ShareInbox", dependencies: ["AppGroupContainer"]),
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
