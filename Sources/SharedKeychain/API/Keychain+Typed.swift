@@ -37,7 +37,7 @@ extension Keychain {
         try update(key.query, with: [SecKey.valueData: value])
     }
 
-    /// Adds the item, or updates its value when it exists (the seeds' `saveOrUpdate`).
+    /// Adds the item, or updates its value when it exists (the add-or-update pattern of Apple's keychain samples).
     /// An existing item keeps its accessibility.
     public func save(_ value: Data, for key: some KeychainItemKey, accessibility: Accessibility = .whenUnlocked) throws {
         do {
@@ -58,7 +58,7 @@ extension Keychain {
         }
     }
 
-    /// Moves an item to another access group the way the seeds prescribe (an update
+    /// Moves an item to another access group the way Apple's documentation prescribes (an update
     /// cannot change the group): read it, add a copy in `group`, and delete the
     /// original only after that add succeeded. A copy already there is kept.
     /// If the add fails, the original is untouched.

@@ -70,7 +70,8 @@ public struct Keychain: Sendable, CustomStringConvertible {
     }
 
     /// Runs `body` with `keychain` as ``current()``, so that code written against the
-    /// global `SecItem...` functions runs as that identity (tests run seed code this way).
+    /// global `SecItem...` functions runs as that identity (the package's tests run
+    /// code written for the platform's keychain this way).
     public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
         try $bound.withValue(keychain, operation: body)
     }
