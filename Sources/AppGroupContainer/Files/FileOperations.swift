@@ -19,8 +19,6 @@ package enum FileOperations {
         package let size: Int64
         /// The last modification, in seconds since 1970.
         package let modified: TimeInterval
-        let device: UInt64
-        let inode: UInt64
 
         init(_ st: Sys.FileStatus) {
             isRegular = Sys.isRegular(st)
@@ -32,12 +30,7 @@ package enum FileOperations {
             #else
             modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
             #endif
-            device = UInt64(st.st_dev)
-            inode = UInt64(st.st_ino)
         }
-
-        /// True when both describe one file (same device and inode).
-        package func isSameFile(as other: Status) -> Bool { device == other.device && inode == other.inode }
     }
 
     /// lstat(2) of `path` (a link is described, never followed); nil when nothing is there.
