@@ -13,15 +13,13 @@ enum InboxFixture {
         return (url, data)
     }
 
-    /// The files (not directories) under `directory`, as sorted relative paths.
+    /// The entries under `directory` that are not directories, as sorted relative paths.
     static func files(under directory: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        var result: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { result.append(path) }
-        }
-        return result.sorted()
+        let manager = FileManager.default
+        let paths = (try? manager.subpathsOfDirectory(atPath: directory.path)) ?? []
+        return paths.filter { path in
+            let type = try? manager.attributesOfItem(atPath: directory.appendingPathComponent(path).path)[.type] as? FileAttributeType
+            return type != .typeDirectory
+        }.sorted()
     }
 }
