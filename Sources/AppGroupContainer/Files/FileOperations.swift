@@ -13,8 +13,10 @@ package enum FileOperations {
         package let isRegular: Bool
         /// A directory.
         package let isDirectory: Bool
-        /// "regular file", "directory", "symbolic link", "FIFO"...: for messages.
-        package let kind: String
+        /// "regular file", "directory", "symbolic link", "FIFO"...: for messages
+        /// (made on demand: most callers never need it).
+        package var kind: String { Sys.fileKind(mode) }
+        private let mode: mode_t
         /// The size in bytes.
         package let size: Int64
         /// The last modification, in seconds since 1970.
@@ -23,7 +25,7 @@ package enum FileOperations {
         init(_ st: Sys.FileStatus) {
             isRegular = Sys.isRegular(st)
             isDirectory = Sys.isDirectory(st)
-            kind = Sys.fileKind(st.st_mode)
+            mode = st.st_mode
             size = Int64(st.st_size)
             #if canImport(Darwin)
             modified = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) / 1e9
