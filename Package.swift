@@ -2,13 +2,15 @@
 import PackageDescription
 
 // Data flows one way: identity -> resolver -> container -> coordinator -> atomic file.
-// SharedDefaults, the share-flow inbox and SharedKeychain sit on top and never call
-// fcntl or rename themselves.
+// SharedDefaults, ShareInbox (the share flow's queue) and SharedKeychain sit on top:
+// they cannot reach the system-call layer (it is internal to AppGroupContainer) and
+// use the `package` primitives AppGroupContainer offers them instead.
 let package = Package(
     name: "AppGroupContainer",
     products: [
         .library(name: "AppGroupContainer", targets: ["AppGroupContainer"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
+        .library(name: "ShareInbox", targets: ["ShareInbox"]),
         .library(name: "SharedKeychain", targets: ["SharedKeychain"]),
         .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
@@ -18,15 +20,17 @@ let package = Package(
         // The OFD lock commands are hidden behind _GNU_SOURCE in Glibc's headers;
         // this C target is the only place that names them.
         .target(name: "CAppGroupSys"),
-        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"]),
+        // Coordination/README.md: the design note on the coordinator's fast paths and held locks.
+        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"], exclude: ["Coordination/README.md"]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
+        .target(name: "ShareInbox", dependencies: ["AppGroupContainer"]),
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
         .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer"]),
-        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
+        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
-        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "SharedDefaults"]),
+        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults"]),
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
@@ -35,18 +39,19 @@ let package = Package(
         .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ProbeSupport"]),
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
-        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "SharedDefaults", "CAppGroupSys"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys"]),
 
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "SharedDefaults", "DefaultsProbe"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "KeychainProbe"]),
-        .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "AppGroupTesting", "ShareFlowDemo"]),
-        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
+        .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox"]),
+        .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "ShareInbox", "AppGroupTesting", "ShareFlowDemo"]),
+        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
         .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]
 )

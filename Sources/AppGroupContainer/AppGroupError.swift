@@ -38,13 +38,6 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
-    /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
-    /// names the part (`title`, `attachments[0].name`, `inbox name`...).
-    case invalidInboxItem(field: String, problem: String)
-    /// A ``ShareInbox`` has given out its last sequence number (`last`, as its
-    /// sequence file or an item on disk says): no item can be added. Numbers are
-    /// never reused, so this is the end of that inbox's numbering.
-    case inboxSequenceExhausted(sequenceFile: String, last: UInt64)
 
     public var description: String {
         switch self {
@@ -84,12 +77,6 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."
-        case let .invalidInboxItem(field, problem):
-            return "share inbox item refused, \(field): \(problem)"
-        case let .inboxSequenceExhausted(file, last):
-            return "the share inbox has given out its last sequence number (\(last), as \(file) or an item says): nothing was added. "
-                + "This means a crafted or damaged sequence file or item. To number items again, drain the inbox (so that no item is pending), "
-                + "then remove \(file) and any item numbered \(last) from Quarantine/; numbers start again after the highest item left."
         }
     }
 
@@ -105,7 +92,9 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         }
     }
 
-    static func quote(_ s: String) -> String {
+    /// `s` in double quotes, control characters escaped and long text cut: fit to
+    /// quote input in a message.
+    package static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {

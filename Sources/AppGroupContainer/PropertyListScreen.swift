@@ -13,14 +13,14 @@ import Foundation
 ///   `PropertyListSerialization` stops deeper than about 512 levels, the decoder
 ///   does not. Nesting is therefore bounded here, for every format, by a scan
 ///   that uses constant stack whatever the input.
-public enum PropertyListScreen {
+package enum PropertyListScreen {
     /// The deepest nesting of arrays and dictionaries accepted. Nothing the package
     /// writes comes near it; CoreFoundation's own parser refuses deeper lists too.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// The largest property list screened by default (64 MiB): callers reading a
     /// file pass their own, smaller limit.
-    public static let defaultSizeLimit = 64 << 20
+    package static let defaultSizeLimit = 64 << 20
 
     /// Why `data` must not be handed to Foundation's property-list readers, or nil
     /// when it may (it may still fail to parse: that is the parser's to say).
@@ -29,7 +29,7 @@ public enum PropertyListScreen {
     /// offset table, a reference cycle or nesting deeper than ``maximumDepth``, and
     /// XML or OpenStep text nested deeper than ``maximumDepth``. Constant stack and
     /// memory linear in the input; no recursion.
-    public static func problem(in data: Data, sizeLimit: Int = defaultSizeLimit) -> String? {
+    package static func problem(in data: Data, sizeLimit: Int = defaultSizeLimit) -> String? {
         if data.count > sizeLimit {
             return "a property list of \(data.count) bytes, over the \(sizeLimit)-byte limit for this file"
         }

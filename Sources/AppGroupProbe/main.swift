@@ -38,6 +38,9 @@ import Foundation
 //   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
 //   --go FILE       print "ready", then wait until FILE exists (a start barrier, so
 //                   that several probes begin at the same moment)
+//   --diagnostics stdout|none
+//                   replace the package's diagnostics handler, as a host app would:
+//                   each line printed as "diagnostic: <line>" on stdout, or dropped
 
 func readCounter(_ url: URL) throws -> Int {
     guard let data = try AtomicFile.read(url) else { return 0 }
@@ -72,6 +75,12 @@ func isUniform(_ data: Data) -> Bool {
 if let mask = optionalOption("umask") {
     guard let value = mode_t(mask, radix: 8) else { fail("--umask must be octal, such as 000") }
     umask(value)
+}
+switch optionalOption("diagnostics") {
+case nil: break
+case "stdout": Diagnostics.handler = { say("diagnostic: " + $0) }
+case "none": Diagnostics.handler = nil
+case let other?: fail("--diagnostics takes stdout or none, not \(other)")
 }
 if let go = optionalOption("go") {
     say("ready")

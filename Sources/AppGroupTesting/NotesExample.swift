@@ -1,11 +1,11 @@
 import AppGroupContainer
 import Foundation
 
-/// The seeds' Notes example as ready-made targets: the app `ai.systenics.notes`,
+/// The Notes example (an app, its share extension and widget) as ready-made targets: the app `ai.systenics.notes`,
 /// its share extension `ai.systenics.notes.share` and widget
 /// `ai.systenics.notes.widget`, all in `group.ai.systenics.notes` and the keychain
 /// access group `A1B2C3D4E5.ai.systenics.notes.shared`, plus a share extension
-/// whose target never joined the group (the seeds' quiet failure).
+/// whose target never joined the group (the platform's quiet failure: a nil container).
 ///
 /// The identities come from the `.entitlements` files shipped in `Examples/`,
 /// whose text is embedded here (``entitlementsFiles``) so that it works anywhere.

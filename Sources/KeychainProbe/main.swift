@@ -12,9 +12,9 @@ import SharedKeychain
 //                                         SecItemAdd; prints status=N
 //   read --service S --account A [--group G] [--expect V] [--sync any|true]
 //                                         SecItemCopyMatching; prints status=N [match|mismatch]
-//   publish-session-token --token T       the seeds' publishSessionToken; prints status=N
+//   publish-session-token --token T       a typical app's publishSessionToken; prints status=N
 //   read-session-token [--group G] --expect T
-//                                         the seeds' readSessionTokenInExtension query; status=N match
+//                                         a typical extension's readSessionTokenInExtension query; status=N match
 //   add-many --prefix P --count N         N adds of distinct accounts; prints added=N
 //   count                                 prints visible=N (items this identity can see)
 //   device lock|unlock|reboot|passcode-on|passcode-off
@@ -24,13 +24,13 @@ import SharedKeychain
 //   add-until-killed --prefix P [--size N] adds P-0, P-1, ... (N-byte values) printing "acked P-i" after each
 //                                         success, until killed (the kill-storm tests)
 
-/// The seeds' SharedVault, with the group overridable for the table's cases.
+/// A typical app's SharedVault (written against Security), with the group overridable for the table's cases.
 enum SharedVault {
     static let group = ProcessInfo.processInfo.environment["PROBE_VAULT_GROUP"] ?? "A1B2C3D4E5.com.example.vault"
     static let service = "com.example.vault.session"
 }
 
-// The seeds' function, unchanged but for its return of the status.
+// Such an app's function, unchanged but for its return of the status.
 func publishSessionToken(_ token: Data) -> OSStatus {
     let identity: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
@@ -89,7 +89,7 @@ case "read":
 case "publish-session-token":
     say("status=\(publishSessionToken(Data(option("token").utf8)))")
 case "read-session-token":
-    // The seeds' readSessionTokenInExtension query, reporting its status.
+    // The extension's readSessionTokenInExtension query, reporting its status.
     let query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrAccessGroup as String: optionalOption("group") ?? SharedVault.group,

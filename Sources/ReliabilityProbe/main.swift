@@ -3,6 +3,7 @@ import Foundation
 import ProbeSupport
 import SharedDefaults
 import SharedKeychain
+import ShareInbox
 
 // A helper process for ReliabilityTests. Identity and container root come from the
 // environment (Entitlements.environment, APP_GROUP_CONTAINERS_ROOT). Each command

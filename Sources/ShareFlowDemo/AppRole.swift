@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// The app: on launch, drain the group's inbox and print every item; with
 /// `--watch`, stay running and drain whenever the inbox signals a change.

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// The share extension: the user shared a URL (and maybe a file); put it in the
 /// group's inbox and finish. One line per item shared: `shared <sequence> <url>`.
@@ -24,7 +25,7 @@ enum ExtensionRole {
 
         --require-token reads the session token the app published in the shared keychain
         (access group --token-group, default the identity's first keychain-access-groups entry)
-        before sharing, as the seeds recommend; it prints "session token: N bytes", never the
+        before sharing, as Apple's guides recommend; it prints "session token: N bytes", never the
         token, and exits 1 without sharing when there is none or the target lacks the group.
 
         A bad or non-entitled group exits 1 with a one-line reason on stderr, writing nothing.

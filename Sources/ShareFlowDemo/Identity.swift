@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// Who a role runs as and on which device, from its options:
 /// - `--entitlements FILE` (with `--team-id`, default A1B2C3D4E5, and `--bundle-id`);

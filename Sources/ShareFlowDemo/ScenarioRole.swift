@@ -14,7 +14,7 @@ enum ScenarioRole {
              container; the resolver's explanation is printed, and the same process run as an
              extension exits non-zero having written nothing;
           2. the app (this binary, `app --watch`) launches, publishes the user's session token in
-             the shared keychain access group (as the seeds recommend), and waits for shares;
+             the shared keychain access group (as Apple's guides recommend), and waits for shares;
           3. K extension processes (default 4) each read that token from the keychain, then
              share M URLs (default 5) with a payload file, concurrently;
           4. the app drains as they arrive; a second launch of the app finds nothing left.
@@ -46,7 +46,7 @@ enum ScenarioRole {
         let file = { (name: String) in examples.appendingPathComponent(name).path }
         let me = try executable()
 
-        // 1. The seeds' quiet failure.
+        // 1. The platform's quiet failure: a nil container.
         Output.line("")
         Output.line("1. A share extension whose target never joined \(group)")
         let lonely = try Entitlements(contentsOf: URL(fileURLWithPath: file("NotesShareWithoutGroup.entitlements")),

@@ -2,10 +2,16 @@ import AppGroupContainer
 import Foundation
 import SharedKeychain
 
-/// The seeds' recommendation: the app keeps the user's session token in the shared
-/// keychain access group (not in shared defaults), and the share extension reads
-/// it before it shares. The token itself is never printed, only its length.
+/// The Notes app's session token: the app keeps it in a shared keychain access
+/// group (not in shared defaults, which are not encrypted), and the share
+/// extension reads it before it shares. The token itself is never printed, only
+/// its length.
 enum SessionToken {
+    /// Where the token is stored in its access group: one generic password.
+    static func key(accessGroup: String) -> GenericPassword {
+        GenericPassword(service: "session", account: "active-user", accessGroup: accessGroup)
+    }
+
     /// The keychain of the role's identity, on the device beside its containers.
     static func keychain(_ identity: RoleIdentity) throws -> Keychain {
         Keychain(device: try KeychainDevice(root: identity.resolver.root), identity: identity.resolver.entitlements)
@@ -25,14 +31,16 @@ enum SessionToken {
     /// The app, signed in: publishes `token` for its extensions.
     static func publish(_ token: String, arguments: Arguments, identity: RoleIdentity) throws {
         let group = try accessGroup(arguments, identity)
-        try keychain(identity).publishSessionToken(Data(token.utf8), accessGroup: group)
+        // AfterFirstUnlockThisDeviceOnly: an extension running in the background
+        // while the device is locked can still read it.
+        try keychain(identity).save(Data(token.utf8), for: key(accessGroup: group), accessibility: .afterFirstUnlockThisDeviceOnly)
         Output.error("published a session token (\(token.utf8.count) bytes) in keychain access group \(group)")
     }
 
     /// The extension, before it shares: reads the token or fails with the reason.
     static func require(arguments: Arguments, identity: RoleIdentity) throws -> Int {
         let group = try accessGroup(arguments, identity)
-        guard let token = try keychain(identity).sessionToken(accessGroup: group) else {
+        guard let token = try keychain(identity).readIfPresent(key(accessGroup: group)) else {
             throw SessionTokenMissing(group: group)
         }
         return token.count

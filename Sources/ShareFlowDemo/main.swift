@@ -1,6 +1,6 @@
 import Foundation
 
-// ShareFlowDemo: the seeds' share flow with real processes. One binary, several
+// ShareFlowDemo: the App Group share flow with real processes. One binary, several
 // roles: `extension` (a share extension sharing an item), `app` (the app draining
 // its inbox) and `run` (the whole scenario, the default).
 

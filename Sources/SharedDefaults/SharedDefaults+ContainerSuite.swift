@@ -18,7 +18,7 @@ extension SharedDefaults {
     ///   cannot be a file name; ``SharedDefaultsError/suiteUnavailable(suite:reason:)``
     ///   when the identity is not entitled, the identifier is invalid or the
     ///   container cannot be made.
-    public convenience init(requiringSuiteName suiteName: String, inContainerOf groupIdentifier: String,
+    package convenience init(requiringSuiteName suiteName: String, inContainerOf groupIdentifier: String,
                             resolver: ContainerResolver, coordinator: FileCoordinator = FileCoordinator(timeout: 30),
                             durable: Bool = true, format: PropertyListSerialization.PropertyListFormat = .binary) throws {
         if let problem = SuiteLocation.fileNameProblem(suiteName) {

@@ -36,7 +36,7 @@ import Foundation
 ///
 /// **Failures.** The UserDefaults-shaped calls (`set(_:forKey:)`,
 /// ``object(forKey:)``...) cannot throw: a failure is written through
-/// `Diagnostics.warn` and kept in ``lastError``. Each has a throwing counterpart
+/// `Diagnostics.handler` and kept in ``lastError``. Each has a throwing counterpart
 /// (``save(_:forKey:)``, ``load(forKey:)``, ``persistentDomain()``) that reports it
 /// to the caller instead.
 ///
@@ -62,7 +62,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// Opens the suite for the process's own identity and container root, read
     /// from the environment (see `Entitlements.fromEnvironment()`), as
     /// `UserDefaults(suiteName:)` does. Nil when the name is refused or the identity
-    /// is not entitled to the group; the reason is written through `Diagnostics.warn`.
+    /// is not entitled to the group; the reason is written through `Diagnostics.handler`.
     /// Use ``init(requiringSuiteName:resolver:coordinator:durable:format:)`` to get it as an error.
     public convenience init?(suiteName: String?) {
         do {
@@ -74,7 +74,7 @@ public final class SharedDefaults: @unchecked Sendable {
     }
 
     /// Opens the suite for the identity and root of `resolver`. Nil when the name is
-    /// refused or the identity is not entitled; the reason goes through `Diagnostics.warn`.
+    /// refused or the identity is not entitled; the reason goes through `Diagnostics.handler`.
     public convenience init?(suiteName: String?, resolver: ContainerResolver) {
         do {
             try self.init(requiringSuiteName: suiteName, resolver: resolver)
@@ -134,7 +134,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// The most recent failure of a call that cannot throw (a refused value, a disk
     /// error, a corrupt file met by a read, a corrupt file a write moved aside).
     /// Sticky: a later success does not clear it; ``clearLastError()`` does. Each
-    /// failure is also written through `Diagnostics.warn`.
+    /// failure is also written through `Diagnostics.handler`.
     public var lastError: SharedDefaultsError? { stateLock.withLock { storedLastError } }
 
     /// Forgets ``lastError``.

@@ -254,7 +254,4 @@ final class SuiteStore: @unchecked Sendable {
         throw SharedDefaultsError.fileSystem(path: path, reason: .unsafePath(path: directory.appendingPathComponent(base).path,
                                              problem: "a thousand files already stand at that name"))
     }
-
-    /// Forgets the cache (for tests and for callers that replaced the file by hand).
-    func invalidate() { lock.withLock { cache = nil } }
 }

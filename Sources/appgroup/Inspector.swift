@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// The tool's view of a container root, and the identity it acts as.
 ///

@@ -3,6 +3,7 @@ import Foundation
 import SharedDefaults
 import SharedKeychain
 import Testing
+import ShareInbox
 
 /// The tests that run many child processes. Serialized with each other, so that
 /// each one's load is its own (the in-process suites still run beside them).

@@ -3,6 +3,7 @@ import Testing
 @testable import AppGroupContainer
 @testable import SharedDefaults
 @testable import SharedKeychain
+import ShareInbox
 
 /// Write faults injected through `FaultInjection` (the seam every system call
 /// passes). The plan is process-wide, so this suite runs its tests one at a time

@@ -3,6 +3,7 @@ import Foundation
 import SharedDefaults
 import SharedKeychain
 import Testing
+import ShareInbox
 
 /// A value that is not a property-list type.
 struct NotAPlist: Sendable { var x = 1 }
@@ -16,7 +17,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     /// The module's error type the refusal must be.
     let expected: ExpectedError
 
-    enum ExpectedError: Sendable { case appGroup, sharedDefaults, keychain }
+    enum ExpectedError: Sendable { case appGroup, sharedDefaults, keychain, shareInbox }
 
     var testDescription: String { name }
 
@@ -106,18 +107,18 @@ let hostileCases: [HostileCase] = [
     },
     HostileCase("value: non-string dictionary key", .sharedDefaults, mentions: ["dictionary key"]) { try suite($0).save([1: "one"] as [AnyHashable: Any], forKey: "k") },
     // Inbox item and payload names.
-    HostileCase("inbox name: ../", .appGroup, mentions: ["inbox name", "'/'"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "../Preferences") },
-    HostileCase("inbox name: absolute path", .appGroup, mentions: ["inbox name", "'/'"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "/etc") },
-    HostileCase("inbox name: NUL", .appGroup, mentions: ["inbox name", "NUL"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "In\0box") },
-    HostileCase("attachment name: ../", .appGroup, mentions: ["attachments[0].name", "'/'"]) { try inbox($0).enqueue(try attachment($0, named: "../../escape")) },
-    HostileCase("attachment name: absolute path", .appGroup, mentions: ["attachments[0].name", "'/'"]) { try inbox($0).enqueue(try attachment($0, named: "/etc/passwd")) },
-    HostileCase("attachment name: NUL", .appGroup, mentions: ["attachments[0].name", "NUL"]) { try inbox($0).enqueue(try attachment($0, named: "a\0b")) },
-    HostileCase("attachment name: ..", .appGroup, mentions: ["attachments[0].name"]) { try inbox($0).enqueue(try attachment($0, named: "..")) },
-    HostileCase("attachment source: not a file URL", .appGroup, mentions: ["attachments[0]", "not a file URL"]) { try inbox($0).enqueue(SharedItem(attachments: [.init(fileURL: URL(string: "https://example.com/x")!)])) },
-    HostileCase("attachment source: a path through ..", .appGroup, mentions: ["attachments[0]", "'..'"]) { try inbox($0).enqueue(SharedItem(attachments: [.init(fileURL: URL(fileURLWithPath: $0.scratch.path + "/../outside/x"))])) },
+    HostileCase("inbox name: ../", .shareInbox, mentions: ["inbox name", "'/'"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "../Preferences") },
+    HostileCase("inbox name: absolute path", .shareInbox, mentions: ["inbox name", "'/'"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "/etc") },
+    HostileCase("inbox name: NUL", .shareInbox, mentions: ["inbox name", "NUL"]) { _ = try ShareInbox(groupIdentifier: Sandbox.group, resolver: $0.resolver(), name: "In\0box") },
+    HostileCase("attachment name: ../", .shareInbox, mentions: ["attachments[0].name", "'/'"]) { try inbox($0).enqueue(try attachment($0, named: "../../escape")) },
+    HostileCase("attachment name: absolute path", .shareInbox, mentions: ["attachments[0].name", "'/'"]) { try inbox($0).enqueue(try attachment($0, named: "/etc/passwd")) },
+    HostileCase("attachment name: NUL", .shareInbox, mentions: ["attachments[0].name", "NUL"]) { try inbox($0).enqueue(try attachment($0, named: "a\0b")) },
+    HostileCase("attachment name: ..", .shareInbox, mentions: ["attachments[0].name"]) { try inbox($0).enqueue(try attachment($0, named: "..")) },
+    HostileCase("attachment source: not a file URL", .shareInbox, mentions: ["attachments[0]", "not a file URL"]) { try inbox($0).enqueue(SharedItem(attachments: [.init(fileURL: URL(string: "https://example.com/x")!)])) },
+    HostileCase("attachment source: a path through ..", .shareInbox, mentions: ["attachments[0]", "'..'"]) { try inbox($0).enqueue(SharedItem(attachments: [.init(fileURL: URL(fileURLWithPath: $0.scratch.path + "/../outside/x"))])) },
     HostileCase("attachment source: a directory", .appGroup, mentions: ["directory"]) { try inbox($0).enqueue(SharedItem(attachments: [.init(fileURL: $0.scratch)])) },
-    HostileCase("item title: NUL", .appGroup, mentions: ["title", "NUL"]) { try inbox($0).enqueue(SharedItem(title: "a\0b")) },
-    HostileCase("item title: 1 MB", .appGroup, mentions: ["title", "bytes"]) { try inbox($0).enqueue(SharedItem(title: String(repeating: "t", count: 1 << 20))) },
+    HostileCase("item title: NUL", .shareInbox, mentions: ["title", "NUL"]) { try inbox($0).enqueue(SharedItem(title: "a\0b")) },
+    HostileCase("item title: 1 MB", .shareInbox, mentions: ["title", "bytes"]) { try inbox($0).enqueue(SharedItem(title: String(repeating: "t", count: 1 << 20))) },
     // Entitlements files.
     HostileCase("entitlements: not XML", .appGroup, mentions: ["App.entitlements", "not a property list"]) { try readEntitlements($0, "this is { not xml") },
     HostileCase("entitlements: root is an array", .appGroup, mentions: ["(root)", "array"]) { try readEntitlements($0, plist("<array><string>x</string></array>")) },
@@ -205,6 +206,7 @@ struct HostileInputTests {
             case .appGroup: #expect(error is AppGroupError, "\(hostile.name): \(type(of: error)): \(error)")
             case .sharedDefaults: #expect(error is SharedDefaultsError, "\(hostile.name): \(type(of: error)): \(error)")
             case .keychain: #expect(error is KeychainError, "\(hostile.name): \(type(of: error)): \(error)")
+            case .shareInbox: #expect(error is ShareInboxError, "\(hostile.name): \(type(of: error)): \(error)")
             }
             let message = "\(error)"
             for word in hostile.mentions {

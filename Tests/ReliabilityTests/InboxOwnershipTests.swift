@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 import Testing
 
 /// Issue 11, finding 11's class in the share inbox: the inbox makes directories of

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 import Testing
 
 /// Issue 11, finding 1's class in the share inbox: code run inside a drain's

@@ -3,6 +3,7 @@ import Foundation
 import SharedDefaults
 import SharedKeychain
 import Testing
+import ShareInbox
 
 extension ProcessTests {
     @Test("under umask 000 every directory the package makes is 0700 and every file 0600")

@@ -2,6 +2,7 @@ import AppGroupContainer
 import Foundation
 import SharedDefaults
 import Testing
+import ShareInbox
 
 extension ProcessTests {
     @Test("soak: 8 processes mixing sets, updates, enqueues and drains lose nothing, duplicate nothing, keep memory flat")

@@ -2,6 +2,7 @@ import AppGroupContainer
 import Foundation
 import SharedDefaults
 import Testing
+import ShareInbox
 
 /// Symbolic links planted inside the root, pointing outside it: refused, and
 /// nothing is ever written outside the root.
@@ -122,7 +123,7 @@ struct SymlinkTests {
         let victim = try target(sandbox)
         let link = sandbox.scratch.appendingPathComponent("link.txt")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
-        #expect(throws: AppGroupError.self) { try inbox.enqueue(SharedItem(title: "t", attachments: [.init(fileURL: link)])) }
+        #expect(throws: ShareInboxError.self) { try inbox.enqueue(SharedItem(title: "t", attachments: [.init(fileURL: link)])) }
         #expect(try inbox.pendingCount() == 0)
         expectUntouched(sandbox, ["victim"])
     }

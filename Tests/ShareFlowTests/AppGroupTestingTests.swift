@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import ShareInbox
 
 /// The public testing API behaves as documented.
 @Suite struct AppGroupTestingTests {

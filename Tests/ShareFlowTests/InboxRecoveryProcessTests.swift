@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import ShareInbox
 
 /// Issue 11's inbox findings, each with the real ShareFlowDemo binary: kills at two
 /// moments in a row, crafted sequence numbers, items that cannot be removed or read,

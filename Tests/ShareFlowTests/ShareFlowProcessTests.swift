@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import ShareInbox
 
 /// The share flow with real processes: the built ShareFlowDemo binary in its
 /// `extension` and `app` roles, spawned as the Notes targets of a simulated device.

@@ -87,27 +87,28 @@ import Testing
         #expect(throws: SharedKeychain.KeychainError.self) { try Keychain.fromEnvironment(env) }
     }
 
-    @Test func sessionTokenHelpersForTheShareFlow() throws {
+    @Test func aPasswordSharedForExtensionsIsReadableWhileLockedAndRefusedWithoutTheGroup() throws {
         let box = try Sandbox()
         defer { box.remove() }
         let app = box.keychain(Targets.app)
         let share = box.keychain(Targets.share)
-        #expect(try share.sessionToken(accessGroup: Targets.vault) == nil)
-        try app.publishSessionToken(Data("one".utf8), accessGroup: Targets.vault)
-        try app.publishSessionToken(Data("two".utf8), accessGroup: Targets.vault)
-        #expect(try share.sessionToken(accessGroup: Targets.vault) == Data("two".utf8))
+        let token = GenericPassword(service: "session", account: "active-user", accessGroup: Targets.vault)
+        #expect(try share.readIfPresent(token) == nil)
+        try app.save(Data("one".utf8), for: token, accessibility: .afterFirstUnlockThisDeviceOnly)
+        try app.save(Data("two".utf8), for: token, accessibility: .afterFirstUnlockThisDeviceOnly)
+        #expect(try share.readIfPresent(token) == Data("two".utf8))
         // Readable in the background while locked (AfterFirstUnlockThisDeviceOnly).
         try box.device.lock()
-        #expect(try share.sessionToken(accessGroup: Targets.vault) == Data("two".utf8))
+        #expect(try share.readIfPresent(token) == Data("two".utf8))
         // An extension without the entitlement gets the error, not a quiet nil.
         do {
-            _ = try box.keychain(Targets.bareExtension).sessionToken(accessGroup: Targets.vault)
+            _ = try box.keychain(Targets.bareExtension).readIfPresent(token)
             Issue.record("an unentitled extension read the token")
         } catch let error as SharedKeychain.KeychainError {
             #expect(error.status == errSecMissingEntitlement)
         }
         do {
-            _ = try box.keychain(Targets.bareExtension, .iOS12).sessionToken(accessGroup: Targets.vault)
+            _ = try box.keychain(Targets.bareExtension, .iOS12).readIfPresent(token)
             Issue.record("an unentitled extension read the token")
         } catch let error as SharedKeychain.KeychainError {
             #expect(error.status == errSecItemNotFound)

@@ -11,7 +11,7 @@ extension AtomicFile {
     /// - Parameter durable: fsync the directory afterwards, so the move survives a crash.
     /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` when `destination` exists;
     ///   file-system errors.
-    public static func move(_ source: URL, to destination: URL, durable: Bool = true) throws {
+    package static func move(_ source: URL, to destination: URL, durable: Bool = true) throws {
         let from = source.standardizedFileURL
         let to = destination.standardizedFileURL
         guard ExactPath.same(from.deletingLastPathComponent().path, to.deletingLastPathComponent().path) else {

@@ -9,9 +9,9 @@ extension AtomicFile {
     /// milliseconds) the new file would look unchanged. A cache that keeps the pin
     /// of the file it parsed cannot be fooled this way: the pinned inode number is
     /// not reused while the pin lives. The descriptor closes when the pin is released.
-    public final class Pin: Sendable {
+    package final class Pin: Sendable {
         /// The identity of the pinned file, from fstat(2) of the descriptor.
-        public let identity: Identity
+        package let identity: Identity
         private let fd: Int32
 
         fileprivate init(fd: Int32, identity: Identity) {
@@ -24,7 +24,7 @@ extension AtomicFile {
 
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
     /// pin of the inode it came from. Nil when no file is there.
-    public static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
+    package static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
         guard let (fd, st) = try openRegular(url.path, limit: limit) else { return nil }
         let pin = Pin(fd: fd, identity: Identity(st))
         let data = try Sys.readAll(fd, path: url.path, sizeHint: Int(st.st_size), limit: limit)
@@ -33,7 +33,7 @@ extension AtomicFile {
 
     /// Pins the file at `url` without reading it (nil when none is there): after a
     /// save, the saver pins what it wrote so its cache stays valid.
-    public static func pin(_ url: URL) throws -> Pin? {
+    package static func pin(_ url: URL) throws -> Pin? {
         guard let (fd, st) = try openRegular(url.path, limit: Int64.max) else { return nil }
         return Pin(fd: fd, identity: Identity(st))
     }

@@ -74,12 +74,12 @@ public enum AtomicFile {
 
     /// A file's identity: device, inode, size and change time. An atomic save
     /// always changes the inode, so equal identities mean unchanged content.
-    public struct Identity: Hashable, Sendable {
-        public let device: UInt64
-        public let inode: UInt64
-        public let size: Int64
-        public let changeSeconds: Int
-        public let changeNanoseconds: Int
+    package struct Identity: Hashable, Sendable {
+        package let device: UInt64
+        package let inode: UInt64
+        package let size: Int64
+        package let changeSeconds: Int
+        package let changeNanoseconds: Int
 
         init(_ st: Sys.FileStatus) {
             device = UInt64(st.st_dev)
@@ -97,13 +97,13 @@ public enum AtomicFile {
 
     /// The identity of the file at `url` (one lstat), nil when nothing is there.
     /// - Throws: when something other than a regular file stands there.
-    public static func identity(of url: URL) throws -> Identity? {
+    package static func identity(of url: URL) throws -> Identity? {
         try identity(atPath: url.path)
     }
 
     /// ``identity(of:)`` for a path: callers that check one file often keep its
     /// path, because building it from a URL costs more than the lstat itself.
-    public static func identity(atPath path: String) throws -> Identity? {
+    package static func identity(atPath path: String) throws -> Identity? {
         guard let st = try Sys.lstat(path) else {
             // Absent, or absent behind a link planted above it (the lstat followed
             // it): only the walk from the root tells, and this path is rare.
@@ -119,7 +119,7 @@ public enum AtomicFile {
 
     /// Reads the file and returns its content with the identity of the inode read
     /// (taken from the open descriptor, so the two always belong together).
-    public static func readWithIdentity(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, identity: Identity)? {
+    package static func readWithIdentity(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, identity: Identity)? {
         let path = url.path
         guard let (fd, st) = try openRegular(path, limit: limit) else { return nil }
         defer { Sys.close(fd) }
@@ -142,16 +142,16 @@ public enum AtomicFile {
     /// start with it and are never read as data.
     /// `.<name>.tmp-`, shortened by ``FileNames/temporaryPrefix(for:)`` when a
     /// temporary name would not fit in 255 bytes.
-    public static func temporaryPrefix(for name: String) -> String { FileNames.temporaryPrefix(for: name) }
+    package static func temporaryPrefix(for name: String) -> String { FileNames.temporaryPrefix(for: name) }
 
     /// True for a name made by ``write(_:to:durable:)`` as a temporary file.
-    public static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp-") }
+    package static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(".tmp-") }
 
     /// Removes temporary files that writers killed mid-save left in `directory`
     /// for `name`, when older than `age` seconds (a live writer's file is younger).
     /// Returns how many were removed.
     @discardableResult
-    public static func removeStaleTemporaries(in directory: URL, for name: String? = nil, olderThan age: TimeInterval = 60) -> Int {
+    package static func removeStaleTemporaries(in directory: URL, for name: String? = nil, olderThan age: TimeInterval = 60) -> Int {
         // Listed and removed relative to the directory reached without following a
         // link below the root: a planted link never makes this remove files elsewhere.
         guard let opened = try? ContainedDirectory.open(directory.standardizedFileURL.path) else { return 0 }

@@ -11,9 +11,9 @@
 /// H the first 32 lowercase hexadecimal digits of SHA-256(N) (all of N, suffix
 /// included) and P the longest prefix of N without S that keeps the whole within
 /// the limit and does not split a UTF-8 sequence.
-public enum FileNames {
+package enum FileNames {
     /// The longest file name the file systems in use accept, in bytes.
-    public static let maximumLength = 255
+    package static let maximumLength = 255
 
     /// Bytes a temporary name adds after its prefix: `<pid>-<random>`, both
     /// 32-bit decimal numbers (at most 10 digits each) and a dash.
@@ -21,7 +21,7 @@ public enum FileNames {
 
     /// `name` unchanged when it fits in `limit` bytes, else shortened by the rule
     /// above, keeping `suffix` (which `name` must end with; ignored otherwise).
-    public static func fitted(_ name: String, keepingSuffix suffix: String = "", limit: Int = maximumLength) -> String {
+    package static func fitted(_ name: String, keepingSuffix suffix: String = "", limit: Int = maximumLength) -> String {
         let bytes = Array(name.utf8)
         if bytes.count <= limit { return name }
         let tail = name.hasSuffix(suffix) ? Array(suffix.utf8) : []
@@ -34,13 +34,13 @@ public enum FileNames {
     }
 
     /// The lock file's name for an item named `name`: `.<name>.lock`, fitted.
-    public static func lockName(for name: String) -> String {
+    package static func lockName(for name: String) -> String {
         fitted("." + name + ".lock", keepingSuffix: ".lock")
     }
 
     /// The prefix of the temporaries made for `name`: `.<name>.tmp-`, fitted so
     /// that the whole temporary name (`<prefix><pid>-<random>`) stays within the limit.
-    public static func temporaryPrefix(for name: String) -> String {
+    package static func temporaryPrefix(for name: String) -> String {
         fitted("." + name + ".tmp-", keepingSuffix: ".tmp-", limit: maximumLength - temporarySuffixLength)
     }
 }

@@ -1,6 +1,7 @@
 import AppGroupContainer
 import Foundation
 import SharedDefaults
+import ShareInbox
 
 /// The simulated app and extension the cases run as: one App Group, a container
 /// root per case (a scratch directory), passed to child processes as `--root`.

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// Case 5: the share inbox end to end. Four extension processes enqueue (durable)
 /// while one app process, watching the inbox, drains; then the app drains a

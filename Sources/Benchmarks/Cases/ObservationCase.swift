@@ -1,6 +1,7 @@
 import AppGroupContainer
 import Foundation
 import SharedDefaults
+import ShareInbox
 
 /// Case 6: how long a change made in one process takes to reach an observer in
 /// another. The writer puts the monotonic clock (one clock for every process) in

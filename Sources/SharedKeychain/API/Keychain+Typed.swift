@@ -37,7 +37,7 @@ extension Keychain {
         try update(key.query, with: [SecKey.valueData: value])
     }
 
-    /// Adds the item, or updates its value when it exists (the seeds' `saveOrUpdate`).
+    /// Adds the item, or updates its value when it exists (the add-or-update pattern of Apple's keychain samples).
     /// An existing item keeps its accessibility.
     public func save(_ value: Data, for key: some KeychainItemKey, accessibility: Accessibility = .whenUnlocked) throws {
         do {
@@ -58,7 +58,7 @@ extension Keychain {
         }
     }
 
-    /// Moves an item to another access group the way the seeds prescribe (an update
+    /// Moves an item to another access group the way Apple's documentation prescribes (an update
     /// cannot change the group): read it, add a copy in `group`, and delete the
     /// original only after that add succeeded. A copy already there is kept.
     /// If the add fails, the original is untouched.
@@ -81,29 +81,5 @@ extension Keychain {
             // The copy exists already (a previous move stopped before its delete).
         }
         try delete(source.query)
-    }
-
-    // MARK: Session tokens (the seeds' shared-keychain recommendation)
-
-    /// The service under which ``publishSessionToken(_:accessGroup:service:account:)`` stores tokens by default.
-    public static let sessionTokenService = "session"
-    /// The account under which session tokens are stored by default (the seeds' `active-user`).
-    public static let sessionTokenAccount = "active-user"
-
-    /// Publishes the user's session token in a shared access group, for the app's
-    /// extensions to read: `AfterFirstUnlockThisDeviceOnly`, so an extension running
-    /// in the background while the device is locked can still read it. Adds or updates.
-    public func publishSessionToken(_ token: Data, accessGroup: String, service: String = Keychain.sessionTokenService,
-                                    account: String = Keychain.sessionTokenAccount) throws {
-        try save(token, for: GenericPassword(service: service, account: account, accessGroup: accessGroup),
-                 accessibility: .afterFirstUnlockThisDeviceOnly)
-    }
-
-    /// The session token published in `accessGroup`, nil when none was published.
-    /// - Throws: ``KeychainError/missingEntitlement(group:bundleIdentifier:heldGroups:status:)``
-    ///   when this process lacks the group (an extension without Keychain Sharing).
-    public func sessionToken(accessGroup: String, service: String = Keychain.sessionTokenService,
-                             account: String = Keychain.sessionTokenAccount) throws -> Data? {
-        try readIfPresent(GenericPassword(service: service, account: account, accessGroup: accessGroup))
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 ///   ``KeychainError`` carrying the status and the reason;
 /// - a typed layer: ``GenericPassword`` and ``InternetPassword`` keys with
 ///   ``add(_:for:accessibility:)``, ``read(_:)``, ``save(_:for:accessibility:)``,
-///   ``delete(_:)``, ``move(_:toAccessGroup:accessibility:)`` and the session-token helpers.
+///   ``delete(_:)`` and ``move(_:toAccessGroup:accessibility:)``.
 ///
 /// Every call reads the device's file (cached by file identity); every change is a
 /// read-modify-write under the device's write lock, saved atomically, so processes
@@ -60,7 +60,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
     }
 
     /// A keychain bound to the current task by ``withCurrent(_:_:)``.
-    @TaskLocal public static var bound: Keychain?
+    @TaskLocal static var bound: Keychain?
 
     /// The keychain the global `SecItem...` functions use: the one bound to the
     /// current task, else ``fromEnvironment(_:)``.
@@ -70,7 +70,8 @@ public struct Keychain: Sendable, CustomStringConvertible {
     }
 
     /// Runs `body` with `keychain` as ``current()``, so that code written against the
-    /// global `SecItem...` functions runs as that identity (tests run seed code this way).
+    /// global `SecItem...` functions runs as that identity (the package's tests run
+    /// code written for the platform's keychain this way).
     public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
         try $bound.withValue(keychain, operation: body)
     }

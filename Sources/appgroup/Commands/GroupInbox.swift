@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// A group's share inbox (the default one, `Library/Application Support/Inbox`),
 /// opened as the inspector identity only when it exists, so that looking never

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import ShareInbox
 
 /// `appgroup pending [--root DIR] GROUP [--json]`: the items waiting in the
 /// group's share inbox, read without consuming them.

@@ -1,8 +1,10 @@
+import AppGroupContainer
 import Foundation
 
 /// What a share extension hands to a ``ShareInbox``: a few small fields and,
-/// optionally, files to copy into the container (the seeds' advice: heavy items
-/// go into the container's directory, and only their names travel).
+/// optionally, files to copy into the container (as Apple's App Extension
+/// Programming Guide advises for sharing data with the containing app: heavy
+/// items go into the shared container, and only their names travel).
 ///
 /// The fields mirror what `NSExtensionItem` carries: a URL, a title, a kind (a
 /// uniform type identifier such as `public.url`), a date and attachments.

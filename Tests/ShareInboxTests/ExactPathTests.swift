@@ -1,5 +1,6 @@
-import AppGroupContainer
+import AppGroupTesting
 import Foundation
+import ShareInbox
 import Testing
 
 /// Finding 3's class in path checks: a directory whose name differs only in
@@ -8,11 +9,12 @@ import Testing
 struct ExactPathTests {
     @Test("an attachment in the NFD twin of a readable NFC directory is refused")
     func readableDirectoriesCompareBytes() throws {
-        try withTemporaryDirectory { dir in
+        try SimulatedDevice.with(name: "ExactPathTests") { device in
+            let dir = device.scratch
             let allowed = dir.appendingPathComponent("caf\u{E9}", isDirectory: true)
             let twin = dir.appendingPathComponent("cafe\u{301}", isDirectory: true)
             for directory in [allowed, twin] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false) }
-            try #require(names(in: dir).count == 2, "the file system keeps the two spellings apart")
+            try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 2, "the file system keeps the two spellings apart")
             let secret = twin.appendingPathComponent("secret.txt")
             try Data("not readable".utf8).write(to: secret)
             let fine = allowed.appendingPathComponent("fine.txt")
@@ -21,7 +23,7 @@ struct ExactPathTests {
             #expect {
                 try inbox.enqueue(SharedItem(title: "x", attachments: [.init(fileURL: secret)]))
             } throws: { error in
-                guard case .unsafePath? = error as? AppGroupError else { return false }
+                guard case .unsafePath? = error as? ShareInboxError else { return false }
                 return "\(error)".contains("outside the directories this process may read")
             }
             #expect(try inbox.pendingCount() == 0)

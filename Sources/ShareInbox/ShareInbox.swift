@@ -1,8 +1,9 @@
+import AppGroupContainer
 import Foundation
 
 /// A queue of pending shared items in an App Group container: share extensions
-/// enqueue, the app drains. It replaces the seeds' single `pendingURL` key, where a
-/// second share before the app opens overwrites the first.
+/// enqueue, the app drains. It replaces the common pattern of one `pendingURL` key
+/// in shared defaults, where a second share before the app opens overwrites the first.
 ///
 /// ```swift
 /// // In the share extension:
@@ -99,7 +100,7 @@ public struct ShareInbox: Sendable {
     /// `groupIdentifier`, as the resolver's identity.
     /// - Throws: ``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)``
     ///   (nothing is written then), ``AppGroupError/invalidGroupIdentifier(_:rule:)``,
-    ///   ``AppGroupError/invalidInboxItem(field:problem:)`` for a bad `name`,
+    ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad `name`,
     ///   file-system errors.
     public init(groupIdentifier: String, resolver: ContainerResolver, name: String = defaultName,
                 durable: Bool = true, readableDirectories: [URL]? = nil) throws {
@@ -122,7 +123,7 @@ public struct ShareInbox: Sendable {
 
     init(directory: URL, durable: Bool, senderBundleIdentifier: String?, readableDirectories: [URL]?, resolver: ContainerResolver?) throws {
         if directory.path.utf8.contains(0) {
-            throw AppGroupError.unsafePath(path: directory.path, problem: "the path contains a NUL byte")
+            throw ShareInboxError.unsafePath(path: directory.path, problem: "the path contains a NUL byte")
         }
         self.directory = directory.standardizedFileURL
         self.durable = durable
@@ -131,7 +132,7 @@ public struct ShareInbox: Sendable {
         self.staleStagingAge = 3600
         self.resolver = resolver
         self.session = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-        try ContainerResolver.makeRoot(self.directory)
+        try FileOperations.makeTrustedDirectory(self.directory)
         // Another user's directory on the way, or one others may write, would let
         // them plant or take items: refused (or, when ours, repaired to 0700).
         try TrustedDirectory.requireChain(to: self.directory.path)
@@ -152,7 +153,7 @@ public struct ShareInbox: Sendable {
     public func pendingCount() throws -> Int {
         try AtomicFile.requireContainedDirectory(directory)
         var count = 0
-        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
         return count

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension ShareInbox {
@@ -32,91 +33,43 @@ extension ShareInbox {
         // is gone before the lock is released, so a peer that gets the lock of a
         // session directory knows that session is dead.
         return try FileCoordinator().coordinate(writingItemAt: sessionDirectory) { _ in
-            if try !Sys.makeDirectory(sessionDirectory.path) {
-                // Left by an earlier drain of this instance whose put-back failed.
-                _ = try recoverEntries(of: sessionDirectory, session: session)
-                try Sys.makeDirectory(sessionDirectory.path)
-            }
-            defer {
-                if (try? Sys.rmdir(sessionDirectory.path)) != nil, let lock = try? FileCoordinator.lockFileURL(for: sessionDirectory) {
-                    _ = try? Sys.unlink(lock.path)
-                }
-            }
+            try openSession(sessionDirectory)
+            defer { closeSession(sessionDirectory) }
             try recoverAbandonedClaims()
             removeStaleStaging(olderThan: staleStagingAge)
 
-            var lowest: UInt64?
-            var highest: UInt64?
-            try Sys.forEachEntry(in: itemsDirectory.path) { name in
-                guard let n = InboxNames.sequenceNumber(name) else { return }
-                lowest = min(lowest ?? n, n)
-                highest = max(highest ?? n, n)
-            }
-            var tail = try lastPublishedSequence()
-            if let highest, highest > tail {
-                // An item above what the sequence file says (planted, or left by an
-                // older version): raise the file first, so that no enqueue can be
-                // given this number once the item is claimed.
-                tail = try durableSequence(atLeast: highest, sync: false)
-            }
-            // Optional: past UInt64.max there is no next number (no wrap, no spin).
-            var next: UInt64? = lowest ?? (tail == .max ? nil : tail + 1)
-            var durableMark: UInt64 = 0
-            var delivered = 0
-            var unsynced = 0
-            var misses = 0
-            defer { if durable && unsynced > 0 { try? AtomicFile.syncDirectory(sessionDirectory.path) } }
-            while delivered < (maximumCount ?? .max), let number = next {
-                if number > tail {
-                    // Caught up: look again for items published meanwhile.
-                    tail = max(tail, try lastPublishedSequence())
-                    if number > tail { break }
-                }
-                next = number == .max ? nil : number + 1
-                let name = InboxNames.itemName(number)
-                let claimed = sessionDirectory.appendingPathComponent(name, isDirectory: true)
-                do {
-                    // The claim: only one drainer's rename can succeed.
-                    try Sys.rename(itemsDirectory.appendingPathComponent(name).path, to: claimed.path)
-                } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
-                    // Delivered already, or claimed by another drainer. After a long run
-                    // of such numbers (a recovered old item, a faster peer), skip ahead
-                    // with one listing instead of trying each number.
-                    misses += 1
-                    if misses >= Self.missesBeforeRescan, let floor = next {
-                        misses = 0
-                        next = try lowestPending(atLeast: floor) ?? (tail == .max ? nil : max(floor, tail + 1))
-                    }
-                    continue
-                } catch let error as AppGroupError {
-                    // An item this process cannot move (a directory it may not write...):
-                    // it stays where it is, and the items behind it still flow.
-                    Diagnostics.warn("share inbox \(directory.path): item \(number) cannot be claimed and was skipped: \(error)")
-                    continue
-                }
-                misses = 0
-                guard let item = try loadClaimed(claimed, number: number) else { continue }
+            var run = try DrainRun(inbox: self, sessionDirectory: sessionDirectory)
+            defer { run.syncRemovals() }
+            while run.delivered < (maximumCount ?? .max), let number = try run.nextNumber() {
+                guard let claimed = try run.claim(number), let item = try loadClaimed(claimed, number: number) else { continue }
                 do {
                     try handler(item)
                 } catch {
                     putBackOrWarn(claimed.path, number: number)
                     throw error
                 }
-                // Record the delivery before removing anything: from here on the item
-                // is never delivered again, and a removal cut short by a kill is
-                // finished by the next drain, not taken for a damaged item.
-                if durable && number > durableMark { durableMark = try durableSequence(atLeast: number, sync: true) }
-                let tombstone = sessionDirectory.appendingPathComponent(InboxNames.deliveredName(number)).path
-                try Sys.rename(claimed.path, to: tombstone)
-                delivered += 1
-                discardDelivered(tombstone, number: number, session: session)
-                unsynced += 1
-                if durable && unsynced >= Self.removalSyncInterval {
-                    try AtomicFile.syncDirectory(sessionDirectory.path)
-                    unsynced = 0
-                }
+                try run.recordDelivery(of: claimed, number: number)
             }
-            return delivered
+            return run.delivered
+        }
+    }
+
+    /// Makes this instance's session directory (its lock is held), first putting
+    /// back what an earlier drain of this instance left there.
+    private func openSession(_ sessionDirectory: URL) throws {
+        if try !FileOperations.makeDirectory(sessionDirectory.path) {
+            // Left by an earlier drain of this instance whose put-back failed.
+            _ = try recoverEntries(of: sessionDirectory, session: session)
+            try FileOperations.makeDirectory(sessionDirectory.path)
+        }
+    }
+
+    /// Removes the session directory and, once it is gone, the session's lock file
+    /// (the exception README's share-flow section explains). A directory that
+    /// cannot go (a put-back failed) keeps its lock file for the next drain.
+    private func closeSession(_ sessionDirectory: URL) {
+        if (try? FileOperations.removeDirectory(sessionDirectory.path)) != nil {
+            _ = try? FileCoordinator.removeLockFile(for: sessionDirectory)
         }
     }
 
@@ -156,11 +109,11 @@ extension ShareInbox {
     @discardableResult
     func putBack(_ claimed: String, number: UInt64) throws -> UInt64 {
         do {
-            try Self.moveWithoutReplacing(claimed, to: publishedPath(number))
+            try FileOperations.moveWithoutReplacing(claimed, to: publishedPath(number))
             return number
-        } catch AppGroupError.systemCall(_, _, let code) where Sys.isNameTaken(code) {
+        } catch where FileOperations.isNameTaken(error) {
             let fresh = try publish(staging: URL(fileURLWithPath: claimed))
-            if let st = try Sys.lstat(claimed), !Sys.isDirectory(st) { try Sys.unlink(claimed) } // a file was linked
+            if let status = try FileOperations.status(claimed), !status.isDirectory { try FileOperations.removeFile(claimed) } // a file was linked
             Diagnostics.warn("share inbox \(directory.path): item \(number) came back from a drain that ended, but another item has that number; "
                              + "both are kept, this one as item \(fresh)")
             return fresh
@@ -177,10 +130,23 @@ extension ShareInbox {
     /// find the next one, so its cost per item stays bounded.
     static let missesBeforeRescan = 256
 
+    /// The lowest and highest published numbers (one streaming pass); nil when none.
+    func publishedRange() throws -> ClosedRange<UInt64>? {
+        var lowest: UInt64?
+        var highest: UInt64?
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
+            guard let n = InboxNames.sequenceNumber(name) else { return }
+            lowest = min(lowest ?? n, n)
+            highest = max(highest ?? n, n)
+        }
+        guard let lowest, let highest else { return nil }
+        return lowest...highest
+    }
+
     /// The lowest published number not below `floor` (one streaming pass).
     func lowestPending(atLeast floor: UInt64) throws -> UInt64? {
         var lowest: UInt64?
-        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             // No sentinel: UInt64.max is a valid number.
             if let n = InboxNames.sequenceNumber(name), n >= floor, lowest.map({ n < $0 }) ?? true { lowest = n }
         }
@@ -193,29 +159,29 @@ extension ShareInbox {
         do {
             // A file is an item without attachments; a directory holds the record and the files.
             // Anything else (a symbolic link planted in Items/) is never followed.
-            let st = try Sys.lstat(claimed.path)
-            let isFile = st.map(Sys.isRegular) ?? false
-            if let st, !isFile && !Sys.isDirectory(st) {
-                throw AppGroupError.invalidInboxItem(field: claimed.path, problem: "a \(Sys.fileKind(st.st_mode)) stands where an item belongs; it was not followed")
+            let status = try FileOperations.status(claimed.path)
+            let isFile = status?.isRegular ?? false
+            if let status, !isFile && !status.isDirectory {
+                throw ShareInboxError.invalidInboxItem(field: claimed.path, problem: "a \(status.kind) stands where an item belongs; it was not followed")
             }
             let recordURL = isFile ? claimed : claimed.appendingPathComponent(Self.recordFileName, isDirectory: false)
             guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else {
-                throw AppGroupError.invalidInboxItem(field: recordURL.path, problem: "the record is missing")
+                throw ShareInboxError.invalidInboxItem(field: recordURL.path, problem: "the record is missing")
             }
             let record = try ItemRecord.decode(data, path: recordURL.path)
             if isFile && !record.attachments.isEmpty {
-                throw AppGroupError.invalidInboxItem(field: recordURL.path, problem: "a single-file item lists attachments")
+                throw ShareInboxError.invalidInboxItem(field: recordURL.path, problem: "a single-file item lists attachments")
             }
             for file in record.attachments {
                 // The record's size is within attachmentByteLimit (checked when
                 // decoded), so an item the app could not read never reaches it.
                 let path = claimed.appendingPathComponent(file.name).path
-                guard let st = try Sys.lstat(path), Sys.isRegular(st), Int64(st.st_size) == file.size else {
-                    throw AppGroupError.invalidInboxItem(field: path, problem: "the attachment is missing or not the \(file.size) bytes recorded")
+                guard let status = try FileOperations.status(path), status.isRegular, status.size == file.size else {
+                    throw ShareInboxError.invalidInboxItem(field: path, problem: "the attachment is missing or not the \(file.size) bytes recorded")
                 }
             }
             return record.received(sequenceNumber: number, directory: claimed)
-        } catch let error as AppGroupError {
+        } catch where error is ShareInboxError || error is AppGroupError {
             let aside = try moveToQuarantine(claimed.path, label: InboxNames.itemName(number) + "-" + session)
             Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")
             return nil

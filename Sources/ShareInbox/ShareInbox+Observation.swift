@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension ShareInbox {

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension ShareInbox {
@@ -10,13 +11,13 @@ extension ShareInbox {
     /// out, and items a drain holds (its own, running or died and not yet put back)
     /// are not listed. The attachment URLs point into the inbox and stay valid only
     /// until the item is drained. An item whose record cannot be read is left out
-    /// with a warning through `Diagnostics.warn`; it stays in place, and the next
+    /// with a warning through ``Diagnostics/handler``; it stays in place, and the next
     /// drain moves it to `Quarantine/`.
     /// - Throws: file-system errors reading `Items/`.
     public func pendingItems() throws -> [ReceivedItem] {
         try AtomicFile.requireContainedDirectory(directory)
         var numbers: [UInt64] = []
-        try Sys.forEachEntry(in: itemsDirectory.path) { name in
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if let n = InboxNames.sequenceNumber(name) { numbers.append(n) }
         }
         numbers.sort()
@@ -25,15 +26,15 @@ extension ShareInbox {
             let item = itemsDirectory.appendingPathComponent(InboxNames.itemName(number))
             do {
                 // A file is an item without attachments; a directory holds the record and the files.
-                guard let st = try Sys.lstat(item.path) else { continue } // claimed meanwhile
-                let isFile = Sys.isRegular(st)
+                guard let status = try FileOperations.status(item.path) else { continue } // claimed meanwhile
+                let isFile = status.isRegular
                 let recordURL = isFile ? item : item.appendingPathComponent(Self.recordFileName, isDirectory: false)
                 guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else { continue }
                 let record = try ItemRecord.decode(data, path: recordURL.path)
                 items.append(record.received(sequenceNumber: number, directory: item))
-            } catch let error as AppGroupError {
+            } catch where error is ShareInboxError || error is AppGroupError {
                 // Claimed between the lstat and the read: gone, not unreadable.
-                if try Sys.lstat(item.path) == nil { continue }
+                if try FileOperations.status(item.path) == nil { continue }
                 Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
                                  + "(the next drain moves it to Quarantine/): \(error)")
             }

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// Validation of the names that become path components inside an inbox (the
@@ -33,16 +34,16 @@ enum InboxNames {
         } else {
             problem = nil
         }
-        if let problem { throw AppGroupError.invalidInboxItem(field: field, problem: problem) }
+        if let problem { throw ShareInboxError.invalidInboxItem(field: field, problem: problem) }
     }
 
     /// Throws unless `text` is at most `limit` UTF-8 bytes and free of NUL.
     static func validateText(_ text: String, field: String, limit: Int) throws {
         if text.utf8.count > limit {
-            throw AppGroupError.invalidInboxItem(field: field, problem: "\(text.utf8.count) bytes, more than the \(limit) allowed; put large content in an attachment")
+            throw ShareInboxError.invalidInboxItem(field: field, problem: "\(text.utf8.count) bytes, more than the \(limit) allowed; put large content in an attachment")
         }
         if text.utf8.contains(0) {
-            throw AppGroupError.invalidInboxItem(field: field, problem: "contains a NUL byte")
+            throw ShareInboxError.invalidInboxItem(field: field, problem: "contains a NUL byte")
         }
     }
 

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// The inbox's sequence file: one line, `<boot-id> <last number>`, rewritten in
@@ -18,26 +19,26 @@ import Foundation
 extension ShareInbox {
     /// Publishes the staged item at `staging` under the next sequence number and
     /// returns that number.
-    /// - Throws: ``AppGroupError/inboxSequenceExhausted(sequenceFile:last:)`` when
+    /// - Throws: ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)`` when
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
         try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
             // Again under the lock, just before the item becomes visible.
             try AtomicFile.requireContainedDirectory(directory)
-            let fd = try openSequence(file.path)
-            defer { Sys.close(fd) }
-            var (last, trusted) = try currentLast(fd, path: file.path)
+            let sequence = try OpenFile.openOrCreate(file.path)
+            defer { sequence.close() }
+            var (last, trusted) = try currentLast(sequence)
             while true {
                 guard last < UInt64.max else {
-                    throw AppGroupError.inboxSequenceExhausted(sequenceFile: file.path, last: last)
+                    throw ShareInboxError.inboxSequenceExhausted(sequenceFile: file.path, last: last)
                 }
                 let next = last + 1
                 // The number first: once the item is visible, nothing may hand it out again.
-                try storeSequence(next, fd: fd, path: file.path, sync: durable && !trusted)
+                try storeSequence(next, in: sequence, sync: durable && !trusted)
                 do {
-                    try Self.publishName(staging.path, at: publishedPath(next))
+                    try FileOperations.linkOrRename(staging.path, to: publishedPath(next))
                     return next
-                } catch AppGroupError.systemCall(_, _, let code) where Sys.isNameTaken(code) {
+                } catch where FileOperations.isNameTaken(error) {
                     // The file said less than what is on disk (edited, restored from a
                     // backup...): trust the disk from now on.
                     last = max(next, try highestSequenceOnDisk())
@@ -55,94 +56,52 @@ extension ShareInbox {
     @discardableResult
     func durableSequence(atLeast number: UInt64, sync: Bool) throws -> UInt64 {
         try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
-            let fd = try openSequence(file.path)
-            defer { Sys.close(fd) }
-            let (last, trusted) = try currentLast(fd, path: file.path)
+            let sequence = try OpenFile.openOrCreate(file.path)
+            defer { sequence.close() }
+            let (last, trusted) = try currentLast(sequence)
             if last < number || !trusted {
-                try storeSequence(max(last, number), fd: fd, path: file.path, sync: false)
+                try storeSequence(max(last, number), in: sequence, sync: false)
             }
-            if sync { try Sys.fsync(fd, path: file.path) }
+            if sync { try sequence.sync() }
             return max(last, number)
-        }
-    }
-
-    /// Opens the sequence file (creating it), refusing anything but a regular file.
-    private func openSequence(_ path: String) throws -> Int32 {
-        let fd = try Sys.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode)
-        do {
-            let st = try Sys.fstat(fd, path: path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-            if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: path) }
-            return fd
-        } catch {
-            Sys.close(fd)
-            throw error
         }
     }
 
     /// The last number given out, and whether the file alone can be trusted for
     /// it (written in this boot); otherwise the highest number on disk counts too.
-    private func currentLast(_ fd: Int32, path: String) throws -> (last: UInt64, trusted: Bool) {
-        let stored = Self.parseSequence(Self.firstBytes(fd))
+    private func currentLast(_ sequence: OpenFile) throws -> (last: UInt64, trusted: Bool) {
+        let stored = Self.parseSequence(sequence.readPrefix(Self.sequenceReadLimit))
         if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
             return (stored.number, true)
         }
         return (max(stored?.number ?? 0, try highestSequenceOnDisk()), false)
     }
 
-    private func storeSequence(_ number: UInt64, fd: Int32, path: String, sync: Bool) throws {
+    private func storeSequence(_ number: UInt64, in sequence: OpenFile, sync: Bool) throws {
         let line = Data("\(Self.bootIdentifier ?? "unknown-boot") \(InboxNames.itemName(number))\n".utf8)
-        try line.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: path) }
-        if sync { try Sys.fsync(fd, path: path) }
-    }
-
-    /// Gives the staged item at `staging` the name `target`, never replacing an
-    /// item already there: a directory by rename(2) (which cannot replace a
-    /// non-empty directory), a file by link(2) (rename would replace a file
-    /// silently); the caller then unlinks the staging name, outside the lock. A
-    /// staging link left by a crash in between is removed with the other stale
-    /// staging (the published name is a link of its own).
-    static func publishName(_ staging: String, at target: String) throws {
-        if let st = try Sys.lstat(staging), Sys.isRegular(st) {
-            try Sys.link(staging, to: target)
-        } else {
-            try Sys.rename(staging, to: target)
-        }
+        try sequence.write(line, at: 0)
+        if sync { try sequence.sync() }
     }
 
     /// The last number given out, as the sequence file says (read under the
     /// file's shared lock, so never half-rewritten). Zero when none.
     func lastPublishedSequence() throws -> UInt64 {
         try FileCoordinator().coordinate(readingItemAt: sequenceFile) { file in
-            let fd: Int32
+            let sequence: OpenFile
             do {
-                fd = try Sys.open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-            } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+                sequence = try OpenFile.openForReading(file.path)
+            } catch where FileOperations.isMissing(error) {
                 return 0
             }
-            defer { Sys.close(fd) }
-            let st = try Sys.fstat(fd, path: file.path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: file.path, kind: Sys.fileKind(st.st_mode)) }
-            return Self.parseSequence(Self.firstBytes(fd))?.number ?? 0
+            defer { sequence.close() }
+            return Self.parseSequence(sequence.readPrefix(Self.sequenceReadLimit))?.number ?? 0
         }
     }
 
-    /// The first 4 KiB of the open file `fd` (from its start): only the first
-    /// line counts, so a file padded to any length is read in constant time and
-    /// memory instead of being refused (which would stop every enqueue and drain).
-    static func firstBytes(_ fd: Int32) -> Data {
-        var data = Data(count: 4096)
-        var length = 0
-        data.withUnsafeMutableBytes { raw in
-            while length < raw.count {
-                let n = Sys.readAvailable(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[length...]))
-                if n <= 0 { break }
-                length += n
-            }
-        }
-        data.count = length
-        return data
-    }
+    /// How much of the sequence file is read: only the first line counts, so a
+    /// file padded to any length is read in constant time and memory instead of
+    /// being refused (which would stop every enqueue and drain).
+    static let sequenceReadLimit = 4096
 
     /// The highest number in `Items/`, in any claim or delivered claim, or in
     /// `Quarantine/`: one pass, constant memory.
@@ -153,16 +112,16 @@ extension ShareInbox {
                 ?? InboxNames.sequenceNumber(String(decoding: name.utf8.prefix(20), as: UTF8.self))
             if let n { highest = max(highest, n) }
         }
-        try Sys.forEachEntry(in: itemsDirectory.path) { note($0) }
-        try Sys.forEachEntry(in: quarantineDirectory.path) { note($0) }
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { note($0) }
+        try FileOperations.forEachEntry(in: quarantineDirectory.path) { note($0) }
         var sessions: [String] = []
-        try Sys.forEachEntry(in: claimsDirectory.path) { name in if !InboxNames.isHidden(name) { sessions.append(name) } }
+        try FileOperations.forEachEntry(in: claimsDirectory.path) { name in if !InboxNames.isHidden(name) { sessions.append(name) } }
         for session in sessions {
             let path = claimsDirectory.appendingPathComponent(session).path
             // Only directories (a planted file must not stop every enqueue); one can
             // vanish (its drain ends) while this runs: no error.
-            guard let st = try Sys.lstat(path), Sys.isDirectory(st) else { continue }
-            try Sys.forEachEntry(in: path) { note($0) }
+            guard let status = try FileOperations.status(path), status.isDirectory else { continue }
+            try FileOperations.forEachEntry(in: path) { note($0) }
         }
         return highest
     }

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// The on-disk record of an item: `item.json` in the item's directory. It is
@@ -30,20 +31,20 @@ struct ItemRecord: Codable, Sendable, Hashable {
         }
         try InboxNames.validateText(item.kind, field: "kind", limit: SharedItem.Limits.kindBytes)
         if item.kind.isEmpty || !item.kind.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x2D }) {
-            throw AppGroupError.invalidInboxItem(field: "kind", problem: "\(AppGroupError.quote(item.kind)) is not a uniform type identifier (letters, digits, '.' and '-', e.g. public.url)")
+            throw ShareInboxError.invalidInboxItem(field: "kind", problem: "\(AppGroupError.quote(item.kind)) is not a uniform type identifier (letters, digits, '.' and '-', e.g. public.url)")
         }
         guard item.date.timeIntervalSince1970.isFinite else {
-            throw AppGroupError.invalidInboxItem(field: "date", problem: "not a finite date")
+            throw ShareInboxError.invalidInboxItem(field: "date", problem: "not a finite date")
         }
         if item.attachments.count > SharedItem.Limits.attachments {
-            throw AppGroupError.invalidInboxItem(field: "attachments", problem: "\(item.attachments.count) attachments, more than the \(SharedItem.Limits.attachments) allowed")
+            throw ShareInboxError.invalidInboxItem(field: "attachments", problem: "\(item.attachments.count) attachments, more than the \(SharedItem.Limits.attachments) allowed")
         }
         // Bytes, not String: "caf\u{E9}.txt" and "cafe\u{301}.txt" are two files.
         var seen = Set<[UInt8]>()
         for (index, attachment) in item.attachments.enumerated() {
             try InboxNames.validateComponent(attachment.name, field: "attachments[\(index)].name")
             if !seen.insert(Array(attachment.name.utf8)).inserted {
-                throw AppGroupError.invalidInboxItem(field: "attachments[\(index)].name", problem: "\(AppGroupError.quote(attachment.name)) is used by another attachment of the same item")
+                throw ShareInboxError.invalidInboxItem(field: "attachments[\(index)].name", problem: "\(AppGroupError.quote(attachment.name)) is used by another attachment of the same item")
             }
         }
         url = item.url?.absoluteString
@@ -61,23 +62,23 @@ struct ItemRecord: Codable, Sendable, Hashable {
     }
 
     /// Decodes and checks a record read from `path`: every attachment named must be
-    /// a safe name. Throws ``AppGroupError/invalidInboxItem(field:problem:)`` otherwise.
+    /// a safe name. Throws ``ShareInboxError/invalidInboxItem(field:problem:)`` otherwise.
     static func decode(_ data: Data, path: String) throws -> ItemRecord {
         // Another process can write this file: refuse deep nesting before a
         // recursive decoder sees it (a record is 3 levels deep).
         if nests(deeperThan: maximumNesting, data) {
-            throw AppGroupError.invalidInboxItem(field: path, problem: "the record nests arrays or objects more than \(maximumNesting) levels deep (a record has 3); it was not decoded")
+            throw ShareInboxError.invalidInboxItem(field: path, problem: "the record nests arrays or objects more than \(maximumNesting) levels deep (a record has 3); it was not decoded")
         }
         let record: ItemRecord
         do {
             record = try JSONDecoder().decode(ItemRecord.self, from: data)
         } catch {
-            throw AppGroupError.invalidInboxItem(field: path, problem: "the record is not a valid item (\(data.count) bytes): \(error)")
+            throw ShareInboxError.invalidInboxItem(field: path, problem: "the record is not a valid item (\(data.count) bytes): \(error)")
         }
         for (index, file) in record.attachments.enumerated() {
             try InboxNames.validateComponent(file.name, field: "\(path): attachments[\(index)].name")
             guard file.size >= 0, file.size <= ShareInbox.attachmentByteLimit else {
-                throw AppGroupError.invalidInboxItem(field: "\(path): attachments[\(index)]", problem: "\(AppGroupError.quote(file.name)) is recorded as \(file.size) bytes; "
+                throw ShareInboxError.invalidInboxItem(field: "\(path): attachments[\(index)]", problem: "\(AppGroupError.quote(file.name)) is recorded as \(file.size) bytes; "
                     + "an attachment may have 0 to \(ShareInbox.attachmentByteLimit) bytes (ShareInbox.attachmentByteLimit)")
             }
         }

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 extension ShareInbox {
@@ -19,7 +20,7 @@ extension ShareInbox {
     public func recoverAbandonedClaims() throws -> Int {
         var sessions: [String] = []
         var seen = Set<[UInt8]>()
-        try Sys.forEachEntry(in: claimsDirectory.path) { name in
+        try FileOperations.forEachEntry(in: claimsDirectory.path) { name in
             let candidate: String
             if InboxNames.isHidden(name) {
                 // `.<session>.lock`: a session's lock file, maybe without its directory.
@@ -41,16 +42,15 @@ extension ShareInbox {
             let sessionDirectory = claimsDirectory.appendingPathComponent(name, isDirectory: true)
             do {
                 let done: Void? = try probe.coordinateIfUnheld(writingItemAt: sessionDirectory) { _ in
-                    if let st = try Sys.lstat(sessionDirectory.path), !Sys.isDirectory(st) {
+                    if let status = try FileOperations.status(sessionDirectory.path), !status.isDirectory {
                         // Not a drain's directory (planted): set aside, never read.
                         let aside = try moveToQuarantine(sessionDirectory.path, label: "claims-" + name)
-                        Diagnostics.warn("share inbox \(directory.path): a \(Sys.fileKind(st.st_mode)) in Claims/ was moved to \(aside)")
+                        Diagnostics.warn("share inbox \(directory.path): a \(status.kind) in Claims/ was moved to \(aside)")
                     }
                     let (back, complete) = try recoverEntries(of: sessionDirectory, session: name)
                     recovered += back
                     guard complete else { return }
-                    let lock = try FileCoordinator.lockFileURL(for: sessionDirectory)
-                    try Sys.unlink(lock.path)
+                    try FileCoordinator.removeLockFile(for: sessionDirectory)
                 }
                 if done == nil { continue } // that drain is alive
             } catch {
@@ -67,7 +67,7 @@ extension ShareInbox {
     /// back, and whether everything was handled and the directory is gone.
     func recoverEntries(of sessionDirectory: URL, session name: String) throws -> (recovered: Int, complete: Bool) {
         var claimed: [String] = []
-        guard try Sys.forEachEntry(in: sessionDirectory.path, { claimed.append($0) }) else { return (0, true) }
+        guard try FileOperations.forEachEntry(in: sessionDirectory.path, { claimed.append($0) }) else { return (0, true) }
         var recovered = 0
         var complete = true
         for item in claimed {
@@ -89,8 +89,8 @@ extension ShareInbox {
                 Diagnostics.warn("share inbox \(directory.path): \(from), left by a drain that ended, could not be handled and stays: \(error)")
             }
         }
-        if durable && recovered > 0 { try AtomicFile.syncDirectory(itemsDirectory.path) }
-        guard complete, (try? Sys.rmdir(sessionDirectory.path)) != nil else { return (recovered, false) }
+        if durable && recovered > 0 { try FileOperations.syncDirectory(itemsDirectory.path) }
+        guard complete, (try? FileOperations.removeDirectory(sessionDirectory.path)) != nil else { return (recovered, false) }
         return (recovered, true)
     }
 
@@ -101,7 +101,7 @@ extension ShareInbox {
     @discardableResult
     public func removeStaleStaging(olderThan age: TimeInterval) -> Int {
         var names: [String] = []
-        _ = try? Sys.forEachEntry(in: stagingDirectory.path) { names.append($0) }
+        _ = try? FileOperations.forEachEntry(in: stagingDirectory.path) { names.append($0) }
         let now = Date().timeIntervalSince1970
         var removed = 0
         for name in names {
@@ -111,15 +111,10 @@ extension ShareInbox {
                 if (try? Self.removeTree(path)) != nil { removed += 1 }
                 continue
             }
-            guard let st = try? Sys.lstat(path) else { continue }
-            #if canImport(Darwin)
-            let modified = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) / 1e9
-            #else
-            let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-            #endif
-            guard now - modified >= age else { continue }
+            guard let status = try? FileOperations.status(path) else { continue }
+            guard now - status.modified >= age else { continue }
             let dead = stagingDirectory.appendingPathComponent(".dead-" + name).path
-            guard (try? Sys.rename(path, to: dead)) != nil else { continue }
+            guard (try? FileOperations.rename(path, to: dead)) != nil else { continue }
             if (try? Self.removeTree(dead)) != nil { removed += 1 }
         }
         return removed

@@ -1,0 +1,109 @@
+import AppGroupContainer
+import Foundation
+
+/// One drain's walk through the sequence, in named steps: which number comes
+/// next, claiming it, recording its delivery. It holds the drain's counts, so
+/// ``ShareInbox/drain(maximumCount:_:)`` reads as the loop it is.
+struct DrainRun {
+    let inbox: ShareInbox
+    /// `Claims/<session>/`: where claims and tombstones live while this drain runs.
+    let sessionDirectory: URL
+    /// Items handed to the handler and recorded as delivered.
+    private(set) var delivered = 0
+    /// The next number to try; nil past UInt64.max (there is no next: no wrap, no spin).
+    private var next: UInt64?
+    /// The highest number known to be given out: past it, the drain looks again
+    /// for items published meanwhile, and stops when there are none.
+    private var tail: UInt64
+    /// The highest number the sequence file was fsynced at by this drain.
+    private var durableMark: UInt64 = 0
+    /// Removals not yet fsynced (see ``ShareInbox/removalSyncInterval``).
+    private var unsynced = 0
+    /// Numbers tried in a row that were gone (see ``ShareInbox/missesBeforeRescan``).
+    private var misses = 0
+
+    /// Starts at the lowest published item, after raising the sequence file to the
+    /// highest one when an item stands above what the file says (planted, or left
+    /// by an older version): then no enqueue can be given that number once the
+    /// item is claimed.
+    init(inbox: ShareInbox, sessionDirectory: URL) throws {
+        self.inbox = inbox
+        self.sessionDirectory = sessionDirectory
+        let published = try inbox.publishedRange()
+        var tail = try inbox.lastPublishedSequence()
+        if let published, published.upperBound > tail {
+            tail = try inbox.durableSequence(atLeast: published.upperBound, sync: false)
+        }
+        self.tail = tail
+        next = published?.lowerBound ?? Self.after(tail)
+    }
+
+    private static func after(_ number: UInt64) -> UInt64? { number == .max ? nil : number + 1 }
+
+    /// The next number to claim, or nil when the drain has caught up with what is
+    /// published (looking once more at the sequence file first).
+    mutating func nextNumber() throws -> UInt64? {
+        guard let number = next else { return nil }
+        if number > tail {
+            tail = max(tail, try inbox.lastPublishedSequence())
+            if number > tail { return nil }
+        }
+        next = Self.after(number)
+        return number
+    }
+
+    /// Claims item `number` by renaming it into the session directory (only one
+    /// drainer's rename can succeed) and returns where it is now; nil when the
+    /// number is gone (delivered already, or claimed by a peer) or cannot be moved
+    /// (skipped with a warning: the items behind it still flow).
+    mutating func claim(_ number: UInt64) throws -> URL? {
+        let name = InboxNames.itemName(number)
+        let claimed = sessionDirectory.appendingPathComponent(name, isDirectory: true)
+        do {
+            try FileOperations.rename(inbox.itemsDirectory.appendingPathComponent(name).path, to: claimed.path)
+        } catch where FileOperations.isMissing(error) {
+            try noteMiss()
+            return nil
+        } catch {
+            Diagnostics.warn("share inbox \(inbox.directory.path): item \(number) cannot be claimed and was skipped: \(error)")
+            return nil
+        }
+        misses = 0
+        return claimed
+    }
+
+    /// After a long run of numbers that are gone (a recovered old item, a faster
+    /// peer), skips ahead with one listing instead of trying each number.
+    private mutating func noteMiss() throws {
+        misses += 1
+        guard misses >= ShareInbox.missesBeforeRescan, let floor = next else { return }
+        misses = 0
+        next = try inbox.lowestPending(atLeast: floor) ?? (tail == .max ? nil : max(floor, tail + 1))
+    }
+
+    /// Records that the handler returned for item `number`, then removes it. The
+    /// delivery is recorded before anything is removed (the sequence file fsynced
+    /// past it, the claim renamed `<n>.delivered`): from here on the item is never
+    /// delivered again, and a removal cut short by a kill is finished by the next
+    /// drain, not taken for a damaged item.
+    mutating func recordDelivery(of claimed: URL, number: UInt64) throws {
+        if inbox.durable && number > durableMark {
+            durableMark = try inbox.durableSequence(atLeast: number, sync: true)
+        }
+        let tombstone = sessionDirectory.appendingPathComponent(InboxNames.deliveredName(number)).path
+        try FileOperations.rename(claimed.path, to: tombstone)
+        delivered += 1
+        inbox.discardDelivered(tombstone, number: number, session: inbox.session)
+        unsynced += 1
+        if inbox.durable && unsynced >= ShareInbox.removalSyncInterval {
+            try FileOperations.syncDirectory(sessionDirectory.path)
+            unsynced = 0
+        }
+    }
+
+    /// Fsyncs the removals not yet synced (at the end of a drain, however it ends).
+    mutating func syncRemovals() {
+        if inbox.durable && unsynced > 0 { try? FileOperations.syncDirectory(sessionDirectory.path) }
+        unsynced = 0
+    }
+}

@@ -1,0 +1,150 @@
+import AppGroupContainer
+import Foundation
+
+extension ShareInbox {
+    /// Adds `item` to the inbox, copying its attachments, and returns its sequence
+    /// number. When this returns, the item is complete on disk and will be
+    /// delivered exactly once; when it throws, nothing was published, except after
+    /// ``AppGroupError/notDurable(path:operation:errno:)``: the item is published
+    /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
+    ///
+    /// The item is written into a private staging directory (record and
+    /// attachments fsynced), then published by one rename under the inbox's lock.
+    /// - Throws: ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad field
+    ///   or attachment name; ``ShareInboxError/unsafePath(path:problem:)`` for an
+    ///   attachment path that is relative, a symbolic link, or outside what the
+    ///   caller may read; ``AppGroupError/notARegularFile(path:kind:)`` for an
+    ///   attachment that is a directory, a FIFO...;
+    ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for an attachment over
+    ///   ``attachmentByteLimit``; ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)``;
+    ///   file-system errors.
+    @discardableResult
+    public func enqueue(_ item: SharedItem) throws -> UInt64 {
+        // A link planted at the inbox or above it since it was opened: refused here,
+        // at every enqueue, not once at open.
+        try AtomicFile.requireContainedDirectory(directory)
+        var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
+        // Open every source first, so bad input is refused before anything is written.
+        var sources: [(file: OpenFile, name: String)] = []
+        defer { for source in sources { source.file.close() } }
+        for (index, attachment) in item.attachments.enumerated() {
+            sources.append((try openAttachment(attachment, index: index), attachment.name))
+        }
+
+        // Without attachments the item is one file (two fsyncs in all); with them, a
+        // directory holding the record and the files.
+        if sources.isEmpty {
+            let staged = try makeStagingName(suffix: ".item")
+            var published = false
+            defer { if !published { _ = try? FileOperations.removeFile(staged.path) } }
+            try OpenFile.writeNew(staged.path, try record.encoded(), durable: durable)
+            let number = try publish(staging: staged)
+            published = true
+            _ = try? FileOperations.removeFile(staged.path) // the item has its own name in Items/ now
+            if durable { try FileOperations.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
+            return number
+        }
+
+        let staging = try makeStagingDirectory()
+        var published = false
+        defer { if !published { try? Self.removeTree(staging.path) } }
+        for source in sources {
+            let copy = try OpenFile.createNew(staging.appendingPathComponent(source.name).path)
+            defer { copy.close() }
+            let size = try copy.copy(from: source.file)
+            // It may have grown since it was opened: the limit holds for what was copied.
+            if size > Self.attachmentByteLimit { throw Self.attachmentTooLarge(path: source.file.path, size: size) }
+            if durable { try copy.sync() }
+            record.attachments.append(.init(name: source.name, size: size))
+        }
+        // The record goes last: a staging directory with a record is complete.
+        try OpenFile.writeNew(staging.appendingPathComponent(Self.recordFileName).path, try record.encoded(), durable: durable)
+        if durable { try FileOperations.syncDirectory(staging.path) }
+
+        let number = try publish(staging: staging)
+        published = true
+        if durable { try FileOperations.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
+        return number
+    }
+
+    /// Where item `number` was published.
+    func publishedPath(_ number: UInt64) -> String {
+        itemsDirectory.appendingPathComponent(InboxNames.itemName(number)).path
+    }
+
+    /// Opens an attachment's source for reading after checking where it is.
+    func openAttachment(_ attachment: SharedItem.Attachment, index: Int) throws -> OpenFile {
+        let url = attachment.fileURL
+        let path = url.path
+        guard url.isFileURL else {
+            throw ShareInboxError.unsafePath(path: url.absoluteString, problem: "attachments[\(index)] is not a file URL")
+        }
+        guard path.hasPrefix("/") else {
+            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is a relative path; give an absolute one")
+        }
+        if path.utf8.contains(0) {
+            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)]'s path contains a NUL byte")
+        }
+        if path.split(separator: "/").contains("..") {
+            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)]'s path contains '..'; give the file's real location")
+        }
+        // Where the file really is: its directory with links resolved.
+        let real = url.deletingLastPathComponent().resolvingSymlinksInPath()
+            .appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
+        if let readable = readableDirectories, !readable.contains(where: { Self.isInside(real, $0.path) }) {
+            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is outside the directories this process may read ("
+                + readable.map(\.path).joined(separator: ", ") + ")")
+        }
+        if let resolver {
+            let root = resolver.root.resolvingSymlinksInPath().path
+            if Self.isInside(real, root) {
+                let groups = resolver.entitlements.applicationGroups
+                let allowed = groups.contains { Self.isInside(real, resolver.containerLocation(for: $0).resolvingSymlinksInPath().path) }
+                if !allowed {
+                    throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is in another App Group's container, which \(resolver.entitlements.bundleIdentifier) is not entitled to read")
+                }
+            }
+        }
+        let file: OpenFile
+        do {
+            file = try OpenFile.openForReading(path)
+        } catch where FileOperations.isSymbolicLink(error) {
+            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is a symbolic link; pass the file it points to")
+        } catch where FileOperations.isMissing(error) {
+            throw ShareInboxError.invalidInboxItem(field: "attachments[\(index)]", problem: "\(path) does not exist")
+        }
+        if file.size > Self.attachmentByteLimit {
+            file.close()
+            throw Self.attachmentTooLarge(path: path, size: file.size, index: index)
+        }
+        return file
+    }
+
+    /// The refusal of an attachment over ``attachmentByteLimit``: its path, size and the limit.
+    static func attachmentTooLarge(path: String, size: Int64, index: Int? = nil) -> ShareInboxError {
+        ShareInboxError.invalidInboxItem(field: index.map { "attachments[\($0)]" } ?? "attachment \(path)",
+                                       problem: "\(path) is \(size) bytes, more than the \(attachmentByteLimit) bytes (64 MiB) an attachment may have "
+                                           + "(ShareInbox.attachmentByteLimit, the limit the app reads with); nothing was added: share a smaller file")
+    }
+
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        // By bytes: String's == and hasPrefix compare canonically, and ".../cafe\u{301}/x"
+        // is not inside ".../caf\u{E9}" on disk (issue 11, finding 3's class).
+        return path.utf8.elementsEqual(base.utf8) || path.utf8.starts(with: (base + "/").utf8)
+    }
+
+    /// A fresh name in `Staging/` for a file-form item.
+    func makeStagingName(suffix: String) throws -> URL {
+        stagingDirectory.appendingPathComponent("\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" + suffix)
+    }
+
+    /// A fresh directory in `Staging/` for an item with attachments.
+    func makeStagingDirectory() throws -> URL {
+        while true {
+            let name = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let url = stagingDirectory.appendingPathComponent(name, isDirectory: true)
+            if try FileOperations.makeDirectory(url.path) { return url }
+        }
+    }
+}

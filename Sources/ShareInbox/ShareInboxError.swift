@@ -1,0 +1,36 @@
+import AppGroupContainer
+import Foundation
+
+/// The errors a ``ShareInbox`` raises itself. What the container below raises
+/// (``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)``, a failed
+/// system call, ``AppGroupError/notDurable(path:operation:errno:)``...) comes
+/// through as that ``AppGroupError``.
+public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
+    /// names the part (`title`, `attachments[0].name`, `inbox name`...).
+    case invalidInboxItem(field: String, problem: String)
+    /// A path given to the inbox is refused before it is opened: an attachment's
+    /// path that is relative, has `..`, is a symbolic link, is outside the
+    /// directories the process may read or in the container of a group it is not
+    /// entitled to; an inbox directory with a NUL byte.
+    case unsafePath(path: String, problem: String)
+    /// A ``ShareInbox`` has given out its last sequence number (`last`, as its
+    /// sequence file or an item on disk says): no item can be added. Numbers are
+    /// never reused, so this is the end of that inbox's numbering.
+    case inboxSequenceExhausted(sequenceFile: String, last: UInt64)
+
+    public var description: String {
+        switch self {
+        case let .invalidInboxItem(field, problem):
+            return "share inbox item refused, \(field): \(problem)"
+        case let .unsafePath(path, problem):
+            return "refused path \(AppGroupError.quote(path)): \(problem)"
+        case let .inboxSequenceExhausted(file, last):
+            return "the share inbox has given out its last sequence number (\(last), as \(file) or an item says): nothing was added. "
+                + "This means a crafted or damaged sequence file or item. To number items again, drain the inbox (so that no item is pending), "
+                + "then remove \(file) and any item numbered \(last) from Quarantine/; numbers start again after the highest item left."
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,56 @@
+import AppGroupContainer
+import Foundation
+import Testing
+
+/// Issue 15, part 4: the library writes to standard error only through a
+/// diagnostics handler that a host can replace.
+@Suite("Diagnostics handler")
+struct DiagnosticsTests {
+    /// A child refused a container, with the identity from its environment.
+    func refusedResolve(_ dir: URL, diagnostics: String?) throws -> Probe {
+        let identity = try shareExtension()
+        let environment = identity.environment.merging([ContainerResolver.rootEnvironmentKey: dir.appendingPathComponent("root").path]) { $1 }
+        let probe = try Probe(["resolve", "--group", "group.ai.systenics.other"] + (diagnostics.map { ["--diagnostics", $0] } ?? []), environment: environment)
+        #expect(probe.waitForExit() == 2)
+        return probe
+    }
+
+    @Test("a process that replaces the handler gets every line there, and nothing reaches its standard error")
+    func replacedHandlerReceivesWhatStandardErrorGotBefore() throws {
+        try withTemporaryDirectory { dir in
+            let byDefault = try refusedResolve(dir, diagnostics: nil)
+            #expect(byDefault.errorOutput.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.other\") returned nil"))
+
+            let routed = try refusedResolve(dir, diagnostics: "stdout")
+            #expect(routed.errorOutput.isEmpty, "the library wrote to stderr past the handler: \(routed.errorOutput)")
+            let line = try #require(routed.lines.first { $0.hasPrefix("diagnostic: ") }, "\(routed.output)")
+            #expect(line.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.other\") returned nil"))
+            #expect(line.contains("not entitled"))
+
+            let silenced = try refusedResolve(dir, diagnostics: "none")
+            #expect(silenced.errorOutput.isEmpty)
+            #expect(silenced.lines == ["nil group.ai.systenics.other"])
+        }
+    }
+
+    @Test("the handler can be read and replaced from many threads at once while warnings flow")
+    func handlerIsThreadSafe() async throws {
+        let original = Diagnostics.handler
+        defer { Diagnostics.handler = original }
+        let resolver = ContainerResolver(root: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"), entitlements: try shareExtension())
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    for _ in 0..<200 {
+                        if i.isMultiple(of: 2) {
+                            Diagnostics.handler = { _ in }
+                        } else {
+                            _ = resolver.containerURL(forSecurityApplicationGroupIdentifier: "group.ai.systenics.other")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(Diagnostics.handler != nil)
+    }
+}
