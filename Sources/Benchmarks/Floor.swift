@@ -25,11 +25,12 @@ enum Floor {
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
     }
 
-    /// The system calls FileCoordinator makes for one lock and unlock: the OFD
-    /// lock, an fstat (it checks the locked file still has a name), the unlock.
-    static func lockCheckUnlock(_ fd: Int32) {
+    /// The system calls the locking protocol requires for one lock and unlock: the
+    /// OFD lock, an lstat of the lock path (step 5: the path must still name the
+    /// locked inode), the unlock. FileCoordinator makes exactly these.
+    static func lockCheckUnlock(_ fd: Int32, path: String) {
         _ = agc_lock(fd, Int32(AGC_LOCK_EXCLUSIVE), 1)
-        _ = bareFstat(fd)
+        _ = bareLstat(path)
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
     }
 
@@ -67,9 +68,9 @@ enum Floor {
     }
 }
 
-private func bareFstat(_ fd: Int32) -> Int32 {
+private func bareLstat(_ path: String) -> Int32 {
     var st = stat()
-    return fstat(fd, &st)
+    return lstat(path, &st)
 }
 
 private func bareStat(_ path: String) -> Int32 {
