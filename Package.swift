@@ -18,7 +18,11 @@ let package = Package(
         // The OFD lock commands are hidden behind _GNU_SOURCE in Glibc's headers;
         // this C target is the only place that names them.
         .target(name: "CAppGroupSys"),
-        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"]),
+        // ENABLE_MOCKING: the fault and trace hooks of the system-call seam
+        // (System/FaultInjection.swift), in debug builds only; release builds
+        // compile the bare calls.
+        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"],
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
         // For other projects' integration tests: a temporary simulated device,
