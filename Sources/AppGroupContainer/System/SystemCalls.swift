@@ -355,6 +355,7 @@ enum Sys {
 
     /// A call whose "nothing there" (ENOENT, or ENOTDIR for a parent that is a
     /// file) means false rather than an error.
+    @inline(__always)
     private static func absentAsFalse(_ result: Result<Void, Errno>, _ operation: String, _ path: String) throws -> Bool {
         switch result {
         case .success: return true
@@ -365,6 +366,7 @@ enum Sys {
 
     /// A status call whose "nothing there" (ENOENT, or ENOTDIR for a path through
     /// a file) means nil rather than an error.
+    @inline(__always)
     private static func absentAsNil(_ result: Result<Void, Errno>, _ operation: String, _ path: String) throws -> Bool {
         switch result {
         case .success: return true
