@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AppGroupContainer
 @testable import SharedDefaults
+@testable import SharedKeychain
 
 /// The system-call seam itself: the hook sits inside each raw call (below the EINTR
 /// retry), a trace shows the order of the calls a save makes, and a fault plan
@@ -142,4 +143,58 @@ struct SystemCallSeamTests {
         }
         #expect(try AtomicFile.read(sandbox.root.appendingPathComponent("b")) == Data("b".utf8))
     }
+}
+
+/// Callers that used to reach the disk around the seam (Foundation's directory
+/// creation, a bare read, bare inotify calls) now show up in a trace, and a plan
+/// can fail them.
+@Suite("System-call seam: every caller")
+struct SystemCallSeamCallerTests {
+    @Test("the keychain makes its directory through the seam: traced, and a failed mkdir is a typed error naming it")
+    func keychainDirectory() throws {
+        let sandbox = try Sandbox()
+        let directory = sandbox.root.appendingPathComponent("Keychains").standardizedFileURL.path
+        let key = GenericPassword(service: "s", account: "a")
+        let refused: FaultInjection.Plan = { call, path in call == .mkdir && path == directory ? .EACCES : nil }
+        let error = FaultInjection.with(refused) {
+            #expect(throws: KeychainError.self) { try FaultTests.keychain(sandbox).save(Data("v".utf8), for: key) }
+        }
+        #expect("\(String(describing: error))".contains("mkdir(\(directory)) failed: Permission denied (EACCES"), "\(String(describing: error))")
+        let (calls, _) = try FaultInjection.trace { try FaultTests.keychain(sandbox).save(Data("v".utf8), for: key) }
+        #expect(calls.contains { $0.call == .mkdir && $0.path == directory }, "\(calls)")
+        #expect(try FaultTests.keychain(sandbox).read(key) == Data("v".utf8))
+    }
+
+    @Test("an entitlements file is read through the seam")
+    func entitlementsRead() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.scratch.appendingPathComponent("App.entitlements")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>com.apple.security.application-groups</key>
+            <array><string>\(Sandbox.group)</string></array></dict></plist>
+            """.utf8).write(to: file)
+        let (calls, entitlements) = try FaultInjection.trace {
+            try Entitlements(contentsOf: file, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability")
+        }
+        #expect(entitlements.applicationGroups.map(\.rawValue) == [Sandbox.group])
+        #expect(calls.map(\.call).filter { [.open, .fstat, .read].contains($0) }.first == .open, "\(calls)")
+        #expect(calls.contains { $0.call == .read && $0.path == file.path }, "\(calls)")
+    }
+
+    #if os(Linux)
+    @Test("a directory watcher's inotify calls go through the seam")
+    func watcherCalls() throws {
+        let sandbox = try Sandbox()
+        let (calls, watcher) = try FaultInjection.trace { try DirectoryWatcher(directory: sandbox.root) { _ in } }
+        watcher.cancel()
+        #expect(calls.map(\.call).starts(with: [.inotify_init1, .inotify_add_watch, .pipe]), "\(calls)")
+        let failing: FaultInjection.Plan = { call, _ in call == .inotify_add_watch ? .ENOSPC : nil }
+        FaultInjection.with(failing) {
+            #expect(throws: AppGroupError.systemCall(operation: "inotify_add_watch", path: sandbox.root.path, errno: .ENOSPC)) {
+                _ = try DirectoryWatcher(directory: sandbox.root) { _ in }
+            }
+        }
+    }
+    #endif
 }
