@@ -190,7 +190,7 @@ struct SystemCallSeamCallerTests {
         watcher.cancel()
         #expect(calls.map(\.call).starts(with: [.inotify_init1, .inotify_add_watch, .pipe]), "\(calls)")
         let failing: FaultInjection.Plan = { call, _ in call == .inotify_add_watch ? .ENOSPC : nil }
-        FaultInjection.with(failing) {
+        _ = FaultInjection.with(failing) {
             #expect(throws: AppGroupError.systemCall(operation: "inotify_add_watch", path: sandbox.root.path, errno: .ENOSPC)) {
                 _ = try DirectoryWatcher(directory: sandbox.root) { _ in }
             }
