@@ -21,7 +21,11 @@ let package = Package(
         // this C target is the only place that names them.
         .target(name: "CAppGroupSys"),
         // Coordination/README.md: the design note on the coordinator's fast paths and held locks.
-        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"], exclude: ["Coordination/README.md"]),
+        // ENABLE_MOCKING: the fault and trace hooks of the system-call seam
+        // (System/FaultInjection.swift), in debug builds only; release builds
+        // compile the bare calls.
+        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"], exclude: ["Coordination/README.md"],
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
         .target(name: "ShareInbox", dependencies: ["AppGroupContainer"]),
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),

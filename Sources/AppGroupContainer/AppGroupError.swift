@@ -29,11 +29,11 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// A file is larger than the reader accepts.
     case fileTooLarge(path: String, size: Int64, limit: Int64)
     /// A system call failed. `operation` is the C function, `errno` its error.
-    case systemCall(operation: String, path: String, errno: Int32)
+    case systemCall(operation: String, path: String, errno: Errno)
     /// A change is in place and visible to every process, but the fsync that makes
     /// it survive a power loss failed (`operation` on `path`, with `errno`). The
     /// change must not be repeated: it happened.
-    case notDurable(path: String, operation: String, errno: Int32)
+    case notDurable(path: String, operation: String, errno: Errno)
     /// A coordinated access waited longer than its timeout for another holder.
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
@@ -66,10 +66,9 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .fileTooLarge(path, size, limit):
             return "\(path) is \(size) bytes, more than the \(limit) bytes allowed: it was not read"
         case let .systemCall(operation, path, code):
-            return "\(operation)(\(path)) failed: \(String(cString: strerror(code))) (errno \(code))"
-                + Self.advice(for: code)
+            return "\(operation)(\(path)) failed: \(code)" + Self.advice(for: code)
         case let .notDurable(path, operation, code):
-            return "\(path) was changed and every process sees the change, but \(operation) failed: \(String(cString: strerror(code))) (errno \(code)), "
+            return "\(path) was changed and every process sees the change, but \(operation) failed: \(code), "
                 + "so the change may not survive a power loss. Do not repeat it; check the device (free space, I/O errors)."
         case let .coordinationTimedOut(path, lockFile, seconds):
             return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
@@ -82,12 +81,12 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
 
     public var errorDescription: String? { description }
 
-    private static func advice(for code: Int32) -> String {
+    private static func advice(for code: Errno) -> String {
         switch code {
-        case ENOSPC: return ". The disk is full: free space; the previous content is intact."
-        case EACCES, EPERM: return ". Check the permissions of the container root."
-        case ELOOP: return ". A symbolic link stands where a file was expected; symbolic links are refused inside containers."
-        case EIO: return ". The device reported an I/O error; the previous content is intact."
+        case .ENOSPC: return ". The disk is full: free space; the previous content is intact."
+        case .EACCES, .EPERM: return ". Check the permissions of the container root."
+        case .ELOOP: return ". A symbolic link stands where a file was expected; symbolic links are refused inside containers."
+        case .EIO: return ". The device reported an I/O error; the previous content is intact."
         default: return ""
         }
     }

@@ -33,7 +33,7 @@ public final class SimulatedDevice: Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else {
-            throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: errno)
+            throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: .current)
         }
         let path = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         base = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()

@@ -195,7 +195,7 @@ enum ScenarioRole {
     static func makeTemporaryDirectory() throws -> URL {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("ShareFlowDemo-XXXXXX").path
         var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: errno) }
+        guard mkdtemp(&bytes) != nil else { throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: .current) }
         let path = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
     }

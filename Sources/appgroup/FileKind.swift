@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// What stands at a path, seen with lstat(2): a link is reported as a link and
@@ -9,13 +10,13 @@ enum FileKind: Equatable {
     case symbolicLink(target: String)
     case other(String)
     case missing
-    case unreadable(errno: Int32)
+    case unreadable(errno: Errno)
 
     init(_ url: URL) {
         var st = stat()
         guard lstat(url.path, &st) == 0 else {
-            let code = errno
-            self = code == ENOENT || code == ENOTDIR ? .missing : .unreadable(errno: code)
+            let code = Errno.current
+            self = code == .ENOENT || code == .ENOTDIR ? .missing : .unreadable(errno: code)
             return
         }
         switch st.st_mode & S_IFMT {
@@ -26,14 +27,14 @@ enum FileKind: Equatable {
         }
     }
 
-    /// "permission denied (errno 13)" for an errno.
-    static func reason(_ code: Int32) -> String { "\(String(cString: strerror(code)).lowercased()) (errno \(code))" }
+    /// "permission denied (EACCES, errno 13)" for an errno.
+    static func reason(_ code: Errno) -> String { "\(code.message.lowercased()) (\(code.name.map { $0 + ", " } ?? "")errno \(code.rawValue))" }
 
     /// The names in the directory at `url` (not following a link there).
     /// - Throws: ``CLIError/failed(_:)`` naming the errno when it cannot be read.
     static func names(in url: URL) throws -> [String] {
         guard let dir = opendir(url.path) else {
-            throw CLIError.failed("cannot list \(url.path): \(reason(errno))")
+            throw CLIError.failed("cannot list \(url.path): \(reason(.current))")
         }
         defer { closedir(dir) }
         var names: [String] = []

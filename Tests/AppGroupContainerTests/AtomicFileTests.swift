@@ -97,8 +97,8 @@ extension MultiProcess {
     /// fails calls on its own temporary directory.
     @Suite("Failed saves")
     struct FailedSaves {
-        static let cases: [(FaultInjection.Call, Int32)] = [
-            (.open, ENOSPC), (.write, ENOSPC), (.write, EIO), (.fsync, ENOSPC), (.fsync, EIO), (.rename, ENOSPC), (.rename, EIO),
+        static let cases: [(FaultInjection.Call, Errno)] = [
+            (.openat, .ENOSPC), (.write, .ENOSPC), (.write, .EIO), (.fsync, .ENOSPC), (.fsync, .EIO), (.renameat, .ENOSPC), (.renameat, .EIO),
         ]
 
         @Test("a save failing in open, write, fsync or rename leaves the old content and no temporary file",
@@ -142,14 +142,14 @@ extension MultiProcess {
                 let file = dir.appendingPathComponent("data")
                 try AtomicFile.write(Data("old".utf8), to: file)
                 let directory = dir.standardizedFileURL.path
-                let error = FaultInjection.with({ c, path in c == .fsync && path == directory ? EIO : nil }) {
+                let error = FaultInjection.with({ c, path in c == .fsync && path == directory ? .EIO : nil }) {
                     #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new".utf8), to: file) }
                 }
                 guard case let .notDurable(path, _, errno)? = error else {
                     Issue.record("got \(String(describing: error))")
                     return
                 }
-                #expect(path == file.standardizedFileURL.path && errno == EIO)
+                #expect(path == file.standardizedFileURL.path && errno == .EIO)
                 #expect(error?.description.contains("intact") == false, "\(error?.description ?? "")")
                 #expect(try AtomicFile.read(file) == Data("new".utf8))
                 #expect(names(in: dir) == ["data"], "a temporary file was left behind")
@@ -162,7 +162,7 @@ extension MultiProcess {
                 let file = dir.appendingPathComponent("data")
                 try AtomicFile.write(Data("old".utf8), to: file)
                 let prefix = dir.path + "/"
-                _ = FaultInjection.with({ c, path in c == .rename && path.hasPrefix(prefix) ? ENOSPC : nil }) {
+                _ = FaultInjection.with({ c, path in c == .renameat && path.hasPrefix(prefix) ? .ENOSPC : nil }) {
                     #expect(throws: AppGroupError.self) {
                         try FileCoordinator().coordinate(writingItemAt: file) { url in try AtomicFile.write(Data("new".utf8), to: url) }
                     }
@@ -180,11 +180,11 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("data")
                 let prefix = dir.path + "/"
-                let error = FaultInjection.with({ c, path in c == .lock && path.hasPrefix(prefix) ? ENOLCK : nil }) {
+                let error = FaultInjection.with({ c, path in c == .lock && path.hasPrefix(prefix) ? .ENOLCK : nil }) {
                     #expect(throws: AppGroupError.self) { try FileCoordinator().coordinate(writingItemAt: file) { _ in } }
                 }
                 guard case let .systemCall(_, path, errno)? = error else { Issue.record("got \(String(describing: error))"); return }
-                #expect(errno == ENOLCK)
+                #expect(errno == .ENOLCK)
                 #expect(path == dir.appendingPathComponent(".data.lock").path)
             }
         }

@@ -5,23 +5,33 @@ import Testing
 @testable import SharedKeychain
 import ShareInbox
 
-/// Write faults injected through `FaultInjection` (the seam every system call
-/// passes). The plan is process-wide, so this suite runs its tests one at a time
-/// and every plan fails only paths under the test's own sandbox: other suites
-/// running beside it are never affected.
-@Suite("Write faults", .serialized)
+/// Write faults injected through `FaultInjection` (the hook inside every raw system
+/// call). A plan applies to the task that installs it only, so these tests run in
+/// parallel with each other and with every other suite; each plan also fails only
+/// paths under the test's own sandbox.
+@Suite("Write faults")
 struct FaultTests {
-    /// A plan failing `call` with `code` for paths under `prefix`; counts the faults.
-    static func plan(_ call: FaultInjection.Call, _ code: Int32, under prefix: String, count: Tally<Int>) -> FaultInjection.Plan {
-        { c, path in
-            guard c == call, path.hasPrefix(prefix) else { return nil }
+    /// A step of a save, by the C functions that make it (which one depends on the
+    /// path taken: pwrite for the inbox's sequence file, link to publish an item...).
+    struct Step: Sendable {
+        let name: String
+        let calls: Set<FaultInjection.Call>
+        static let write = Step(name: "write", calls: [.write, .pwrite])
+        static let fsync = Step(name: "fsync", calls: [.fsync])
+        static let rename = Step(name: "rename", calls: [.rename, .renameat, .link])
+    }
+
+    /// A plan failing `step` with `code` for paths under `prefix`; counts the faults.
+    static func plan(_ step: Step, _ code: Errno, under prefix: String, count: Tally<Int>) -> FaultInjection.Plan {
+        { call, path in
+            guard step.calls.contains(call), path.hasPrefix(prefix) else { return nil }
             count.update { $0 += 1 }
             return code
         }
     }
 
-    static let faults: [(FaultInjection.Call, Int32)] = [
-        (.write, ENOSPC), (.write, EIO), (.fsync, ENOSPC), (.fsync, EIO), (.rename, ENOSPC), (.rename, EIO),
+    static let faults: [(Step, Errno)] = [
+        (.write, .ENOSPC), (.write, .EIO), (.fsync, .ENOSPC), (.fsync, .EIO), (.rename, .ENOSPC), (.rename, .EIO),
     ]
 
     /// The operation under test, on content that already exists: `prepare` writes
@@ -35,7 +45,7 @@ struct FaultTests {
         let intact: @Sendable (Sandbox) throws -> Bool
         let temporaries: @Sendable (Sandbox) throws -> [String]
         /// Whether `error` is the module's typed error carrying the injected errno.
-        let typed: @Sendable (Error, Int32) -> Bool
+        let typed: @Sendable (Error, Errno) -> Bool
     }
 
     static func preferencesTemporaries(_ sandbox: Sandbox) throws -> [String] {
@@ -54,7 +64,7 @@ struct FaultTests {
         return staging + (items.count == 1 ? [] : items)
     }
 
-    static func appGroupErrno(_ error: Error, _ code: Int32) -> Bool {
+    static func appGroupErrno(_ error: Error, _ code: Errno) -> Bool {
         guard case .systemCall(_, _, let e)? = error as? AppGroupError else { return false }
         return e == code
     }
@@ -129,19 +139,19 @@ struct FaultTests {
         var injected = 0
         var outcomes: [String] = []
         for target in Self.targets {
-            for (call, code) in Self.faults {
+            for (step, code) in Self.faults {
                 let sandbox = try Sandbox()
                 try target.prepare(sandbox)
                 let count = Tally(0)
-                let label = "\(target.name) under \(call.rawValue) \(code == ENOSPC ? "ENOSPC" : "EIO")"
-                FaultInjection.with(Self.plan(call, code, under: sandbox.base.path, count: count)) {
+                let label = "\(target.name) under \(step.name) \(code.name ?? "")"
+                FaultInjection.with(Self.plan(step, code, under: sandbox.base.path, count: count)) {
                     do {
                         try target.fail(sandbox)
                         Issue.record("\(label): no error")
                     } catch {
                         #expect(target.typed(error, code), "\(label): \(type(of: error)) \(error)")
                         let text = "\(error)"
-                        #expect(text.contains(code == ENOSPC ? "disk is full" : "I/O error"), "\(label): the message says what happened: \(text)")
+                        #expect(text.contains(code == .ENOSPC ? "disk is full" : "I/O error"), "\(label): the message says what happened: \(text)")
                     }
                 }
                 #expect(count.current >= 1, "\(label): the fault was injected")
@@ -194,7 +204,7 @@ struct FaultTests {
             let plan: FaultInjection.Plan = { call, path in
                 guard call == .fsync, path == target else { return nil }
                 count.update { $0 += 1 }
-                return EIO
+                return .EIO
             }
             FaultInjection.with(plan) {
                 do {
@@ -216,10 +226,10 @@ struct FaultTests {
         let defaults = try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver())
         try defaults.save(1, forKey: "n")
         let count = Tally(0)
-        FaultInjection.with(Self.plan(.rename, EIO, under: sandbox.base.path, count: count)) {
+        FaultInjection.with(Self.plan(.rename, .EIO, under: sandbox.base.path, count: count)) {
             defaults.set(2, forKey: "n")
         }
-        guard case .fileSystem(_, .systemCall("rename", _, EIO))? = defaults.lastError else {
+        guard case .fileSystem(_, .systemCall("renameat", _, .EIO))? = defaults.lastError else {
             Issue.record("lastError is \(String(describing: defaults.lastError))")
             return
         }
@@ -253,9 +263,9 @@ struct FaultTests {
             let prefix = sandbox.base.path
             let plan: FaultInjection.Plan = { call, path in
                 guard call == .lock, path.hasPrefix(prefix) else { return nil }
-                return count.update { n -> Int32? in
+                return count.update { n -> Errno? in
                     n += 1
-                    return n <= 3 ? EINTR : nil
+                    return n <= 3 ? .EINTR : nil
                 }
             }
             FaultInjection.with(plan) {

@@ -12,11 +12,11 @@ struct DiskFailureTests {
         try defaults.save("before", forKey: "k")
         let root = device.root.path
         // Fail writes under this test's root only: other tests run beside this one.
-        FaultInjection.with({ call, path in call == .write && path.hasPrefix(root) ? ENOSPC : nil }) {
+        FaultInjection.with({ call, path in call == .write && path.hasPrefix(root) ? .ENOSPC : nil }) {
             #expect {
                 try defaults.save("after", forKey: "k")
             } throws: { error in
-                guard case .fileSystem(_, .systemCall("write", _, ENOSPC))? = error as? SharedDefaultsError else { return false }
+                guard case .fileSystem(_, .systemCall("write", _, .ENOSPC))? = error as? SharedDefaultsError else { return false }
                 return "\(error)".contains("disk is full")
             }
             defaults.set("after", forKey: "k")

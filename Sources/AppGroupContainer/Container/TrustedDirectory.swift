@@ -19,7 +19,7 @@ package enum TrustedDirectory {
     package static func make(_ path: String) throws {
         if try Sys.makeDirectory(path) { return }
         guard let st = try Sys.lstat(path) else {
-            throw AppGroupError.systemCall(operation: "lstat", path: path, errno: ENOENT)
+            throw AppGroupError.systemCall(operation: "lstat", path: path, errno: .ENOENT)
         }
         try check(st, path)
     }

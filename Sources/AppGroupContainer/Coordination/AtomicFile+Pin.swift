@@ -50,16 +50,16 @@ extension AtomicFile {
         let directory: ContainedDirectory
         do {
             directory = try ContainedDirectory.open(directoryPath)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
         }
         defer { directory.close() }
         let fd: Int32
         do {
             fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
-        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
             throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
         }
         do {

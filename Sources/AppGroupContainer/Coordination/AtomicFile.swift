@@ -187,7 +187,7 @@ public enum AtomicFile {
                 // O_CREAT applied the umask: files are 0600 whatever it is.
                 try? Sys.fchmod(fd, Sys.fileMode, path: path)
                 return (temporary, path, fd)
-            } catch AppGroupError.systemCall(_, _, let code) where code == EEXIST {
+            } catch AppGroupError.systemCall(_, _, let code) where code == .EEXIST {
                 continue
             }
         }

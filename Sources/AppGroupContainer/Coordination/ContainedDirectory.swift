@@ -35,7 +35,7 @@ struct ContainedDirectory {
                 let next = try Sys.open(at: fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: reached)
                 Sys.close(fd)
                 fd = next
-            } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP || code == ENOTDIR {
+            } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP || code == .ENOTDIR {
                 let kind = (try? Sys.lstat(at: fd, component, path: reached)).flatMap { $0 }.map { Sys.fileKind($0.st_mode) } ?? "file"
                 Sys.close(fd)
                 throw AppGroupError.unsafePath(path: reached, problem: "a \(kind) stands where a directory of the container belongs (below the root \(root)); "
@@ -57,7 +57,7 @@ struct ContainedDirectory {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else { return }
         do {
             try open(String(path[..<slash])).close()
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return
         }
     }

@@ -74,15 +74,14 @@ final class FileLock: Sendable {
     static func tryAcquire(_ slot: LockSlot, mode: Mode) throws -> FileLock? {
         while true {
             let handle = try slot.take()
-            let result = Sys.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath)
-            if result == EINTR { slot.giveBack(handle); continue }
-            if result == EAGAIN || result == EACCES || result == EWOULDBLOCK {
-                slot.giveBack(handle)
-                return nil
-            }
-            if result != 0 {
+            if let code = Sys.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {
+                if code == .EINTR { slot.giveBack(handle); continue }
+                if isBusy(code) {
+                    slot.giveBack(handle)
+                    return nil
+                }
                 Sys.close(handle.fd)
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: result)
+                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: code)
             }
             if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
         }
@@ -97,21 +96,19 @@ final class FileLock: Sendable {
     private static func wait(_ fd: Int32, mode: Mode, deadline: UInt64?, lockPath: String, itemPath: String, timeout: TimeInterval) throws {
         guard let deadline else {
             while true {
-                let result = Sys.lock(fd, mode.rawValue, wait: true, path: lockPath)
-                if result == 0 { return }
-                if result == EINTR { continue }
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLKW)", path: lockPath, errno: result)
+                guard let code = Sys.lock(fd, mode.rawValue, wait: true, path: lockPath) else { return }
+                if code == .EINTR { continue }
+                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLKW)", path: lockPath, errno: code)
             }
         }
         // A blocking wait cannot be given a deadline, so poll with a growing pause
         // (50 us doubling to 5 ms): a freed lock is noticed within 5 ms.
         var pause: UInt32 = 50
         while true {
-            let result = Sys.lock(fd, mode.rawValue, wait: false, path: lockPath)
-            if result == 0 { return }
-            if result == EINTR { continue }
-            guard result == EAGAIN || result == EACCES || result == EWOULDBLOCK else {
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: lockPath, errno: result)
+            guard let code = Sys.lock(fd, mode.rawValue, wait: false, path: lockPath) else { return }
+            if code == .EINTR { continue }
+            guard isBusy(code) else {
+                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: lockPath, errno: code)
             }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline {
@@ -121,6 +118,9 @@ final class FileLock: Sendable {
             pause = min(pause * 2, 5000)
         }
     }
+
+    /// What a lock attempt that must not wait answers when another holder conflicts.
+    private static func isBusy(_ code: Errno) -> Bool { code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK }
 
     /// Step 5 of the protocol, on a descriptor just locked: true when the lock-file
     /// path still names the locked inode (device and inode, recorded when the

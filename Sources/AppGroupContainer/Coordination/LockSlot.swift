@@ -40,7 +40,7 @@ final class LockSlot: @unchecked Sendable {
         let fd: Int32
         do {
             fd = try Sys.open(at: directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW, path: lockPath)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
             throw AppGroupError.unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
         }
         do {

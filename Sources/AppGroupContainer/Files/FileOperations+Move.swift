@@ -23,7 +23,7 @@ extension FileOperations {
     /// when `source` is gone.
     package static func moveWithoutReplacing(_ source: String, to target: String) throws {
         guard let st = try Sys.lstat(source) else {
-            throw AppGroupError.systemCall(operation: "lstat", path: source, errno: ENOENT)
+            throw AppGroupError.systemCall(operation: "lstat", path: source, errno: .ENOENT)
         }
         guard !Sys.isDirectory(st) else {
             try Sys.rename(source, to: target)

@@ -14,10 +14,10 @@ extension FileOperations {
         let fd: Int32
         do {
             fd = try Sys.openDirectory(Sys.component(path), in: AT_FDCWD, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOTDIR || code == ELOOP {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOTDIR || code == .ELOOP {
             try Sys.unlink(path) // a file or a link: one name to remove
             return
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return
         }
         defer { Sys.close(fd) }

@@ -80,7 +80,7 @@ package enum FileOperations {
     // MARK: What an error means
 
     /// True when `error` says nothing was at the path (ENOENT).
-    package static func isMissing(_ error: any Error) -> Bool { errorCode(error) == ENOENT }
+    package static func isMissing(_ error: any Error) -> Bool { errorCode(error) == .ENOENT }
 
     /// True when `error` is what link(2) or rename(2) answer when the new name is
     /// taken (see ``moveWithoutReplacing(_:to:)``).
@@ -88,15 +88,15 @@ package enum FileOperations {
 
     /// True when `error` says a symbolic link stood where a file was opened (ELOOP
     /// under O_NOFOLLOW).
-    package static func isSymbolicLink(_ error: any Error) -> Bool { errorCode(error) == ELOOP }
+    package static func isSymbolicLink(_ error: any Error) -> Bool { errorCode(error) == .ELOOP }
 
-    private static func errorCode(_ error: any Error) -> Int32? {
+    private static func errorCode(_ error: any Error) -> Errno? {
         guard case let AppGroupError.systemCall(_, _, code)? = error as? AppGroupError else { return nil }
         return code
     }
 
     /// A name-taken error for `path`, as link(2) would throw it.
     package static func nameTakenError(_ path: String, operation: String) -> AppGroupError {
-        AppGroupError.systemCall(operation: operation, path: path, errno: EEXIST)
+        AppGroupError.systemCall(operation: operation, path: path, errno: .EEXIST)
     }
 }

@@ -30,7 +30,7 @@ package final class DirectoryHandle {
         let handle: DirectoryHandle
         do {
             handle = DirectoryHandle(try ContainedDirectory.open(path))
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
         }
         let st = try Sys.fstat(handle.fd, path: path)
@@ -44,6 +44,13 @@ package final class DirectoryHandle {
             try Sys.fchmod(handle.fd, Sys.directoryMode, path: path)
         }
         return handle
+    }
+
+    /// Makes the directory at `url` and any missing directory above it, 0700
+    /// (mkdir(2) and chmod(2), through ``Sys``). Check the result with ``open(_:)``:
+    /// this neither refuses a link above nor checks an existing directory's owner.
+    package static func makeDirectories(_ url: URL) throws {
+        try Sys.makeDirectories(url.standardizedFileURL.path)
     }
 
     private func pathOf(_ name: String) -> String { directory.path(of: name) }
@@ -63,9 +70,9 @@ package final class DirectoryHandle {
         let file: Int32
         do {
             file = try Sys.open(at: fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == ENOENT {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
-        } catch AppGroupError.systemCall(_, _, let code) where code == ELOOP {
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
             throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
         }
         defer { Sys.close(file) }

@@ -1,52 +1,83 @@
-import Foundation
-
-/// The seam where tests make system calls fail, in the manner of swift-system's
-/// mocking layer: every wrapper in ``Sys`` asks this plan first.
+#if ENABLE_MOCKING
+/// Where tests make system calls fail and watch them happen, in the manner of
+/// swift-system's mocking layer. Debug builds only (`ENABLE_MOCKING`, set in
+/// Package.swift): a release build has no hook at all.
+///
+/// Every raw call in `Syscalls.swift` asks ``intercept(_:_:)`` before it calls
+/// libc, so a plan sits *below* the EINTR retry (it can inject EINTR and see the
+/// retry) and every call is seen, whichever layer made it.
+///
+/// Plans and traces are bound to the current task (with a task-local; outside any
+/// task, to the current thread), so tests running in parallel never see each
+/// other's: a plan applies to the calls its own body makes, and to child tasks,
+/// but not to threads the package starts (the directory watcher's, the coordinator's
+/// async lock waits).
 ///
 /// Internal: reached from tests through `@testable import`.
 enum FaultInjection {
-    /// The system calls a plan can fail.
+    /// The raw calls, by the C function each one makes.
     enum Call: String, Sendable, CaseIterable {
-        case open, write, read, fsync, rename, unlink, mkdir, lock, fstat, stat
+        case open, openat, close, read, write, pwrite, fsync
+        case rename, renameat, link, unlink, unlinkat, rmdir, mkdir, chmod, fchmod
+        case stat, lstat, fstat, fstatat
+        case opendir, fdopendir, readdir, closedir, dup
+        case pipe, fcntl, poll, inotify_init1, inotify_add_watch, kill
+        /// `agc_lock` taking a lock; ``unlock`` is its release.
+        case lock, unlock
     }
 
-    /// Decides, per call and path, an errno to fail with (nil: run the real call).
-    typealias Plan = @Sendable (_ call: Call, _ path: String) -> Int32?
+    /// Decides, per call and path, an errno to fail with (nil: make the real call).
+    /// `path` is the file the call concerns ("" when none, such as pipe(2)).
+    typealias Plan = @Sendable (_ call: Call, _ path: String) -> Errno?
 
-    /// Plans installed by `with`, by token: tests running in parallel may each have
-    /// one (scoped by path to their own directories).
-    private static let plans = Locked<[UInt64: Plan]>([:])
-    private static let nextToken = Locked<UInt64>(0)
-    // A plain flag read without the mutex keeps the fast path to one load.
-    nonisolated(unsafe) private static var active = false
+    /// One call seen by a trace: what, on which path, and the errno a plan injected
+    /// instead of making it (nil: the real call was made).
+    struct Entry: Sendable, Hashable, CustomStringConvertible {
+        let call: Call
+        let path: String
+        let injected: Errno?
 
-    /// Runs `body` with `plan` deciding failures (beside any other plan installed),
-    /// then removes it.
+        var description: String { "\(call.rawValue)(\(path))" + (injected.map { " -> injected \($0.name ?? "\($0.rawValue)")" } ?? "") }
+    }
+
+    /// The plans and traces in force for the current task, innermost last.
+    private struct Scope: Sendable {
+        var plans: [Plan] = []
+        var traces: [Locked<[Entry]>] = []
+    }
+
+    @TaskLocal private static var scope: Scope?
+
+    /// Runs `body` with `plan` deciding failures (inside any plan already in force,
+    /// which it is asked after).
     static func with<T>(_ plan: @escaping Plan, _ body: () throws -> T) rethrows -> T {
-        let token = nextToken.withLock { value -> UInt64 in
-            value += 1
-            return value
-        }
-        plans.withLock { plans in
-            plans[token] = plan
-            active = true
-        }
-        defer {
-            plans.withLock { plans in
-                plans[token] = nil
-                active = !plans.isEmpty
-            }
-        }
-        return try body()
+        var inner = scope ?? Scope()
+        inner.plans.append(plan)
+        return try $scope.withValue(inner, operation: body)
     }
 
+    /// Runs `body` and returns the calls it made, in order (with its result).
+    static func trace<T>(_ body: () throws -> T) rethrows -> (calls: [Entry], result: T) {
+        let calls = Locked<[Entry]>([])
+        var inner = scope ?? Scope()
+        inner.traces.append(calls)
+        let result = try $scope.withValue(inner, operation: body)
+        return (calls.withLock { $0 }, result)
+    }
+
+    /// Called by every raw call: records it in the traces in force and returns the
+    /// errno to fail with, if a plan says so.
     @inline(__always)
-    static func errno(for call: Call, path: String) -> Int32? {
-        guard active else { return nil }
-        let current = plans.withLock { Array($0.values) }
-        for plan in current {
-            if let code = plan(call, path) { return code }
+    static func intercept(_ call: Call, _ path: String) -> Errno? {
+        guard let scope else { return nil }
+        var injected: Errno?
+        for plan in scope.plans.reversed() {
+            if let code = plan(call, path) { injected = code; break }
         }
-        return nil
+        for trace in scope.traces {
+            trace.withLock { $0.append(Entry(call: call, path: path, injected: injected)) }
+        }
+        return injected
     }
 }
+#endif

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value guarded by a mutex, for the little process-wide state the package keeps
-/// (the lock-descriptor pool, the per-thread coordination table, fault plans).
+/// (the lock-descriptor pool, the per-thread coordination table, traces of system calls).
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -146,10 +146,10 @@ enum KeychainFile {
             if try DirectoryHandle.open(directory) != nil { return }
             var failure = ""
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try DirectoryHandle.makeDirectories(directory)
             } catch {
                 // Another process may have made it a moment ago: checked below.
-                failure = ": " + error.localizedDescription
+                failure = ": \(error)"
             }
             guard try DirectoryHandle.open(directory) != nil else {
                 throw KeychainError.storage(.invalidRoot(path: directory.path, problem: "cannot create the keychain directory" + failure))

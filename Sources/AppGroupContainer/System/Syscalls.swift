@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CAppGroupSys
+
+// The raw system calls: every call the package makes to the kernel is one of these
+// functions, and nothing else in the package names a libc file function. Each
+// calls its C function once and returns what it returned, errno and all (no
+// retry, no policy: those are RetryOnInterrupt.swift and Sys above it). In debug
+// builds each asks FaultInjection first, inside the call, so a test can fail any
+// of them with any errno (EINTR too) and trace them; a release build compiles the
+// bare call. `path` names the file concerned, for that hook only.
+
+#if ENABLE_MOCKING
+/// A failure injected in place of a call: errno set, the call's failure value returned.
+@inline(__always)
+private func injected<R>(_ code: Errno, _ failure: R) -> R {
+    errno = code.rawValue
+    return failure
+}
+#endif
+
+/// open(2).
+func system_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.open, name) { return injected(code, -1) }
+    #endif
+    return open(path, flags, mode)
+}
+
+/// openat(2).
+func system_openat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.openat, path) { return injected(code, -1) }
+    #endif
+    return openat(directory, name, flags, mode)
+}
+
+/// close(2).
+func system_close(_ fd: Int32) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.close, "") { return injected(code, -1) }
+    #endif
+    return close(fd)
+}
+
+/// read(2).
+func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, path: String) -> Int {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.read, path) { return injected(code, -1) }
+    #endif
+    return read(fd, buffer, count)
+}
+
+/// write(2).
+func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, path: String) -> Int {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.write, path) { return injected(code, -1) }
+    #endif
+    return write(fd, buffer, count)
+}
+
+/// pwrite(2).
+func system_pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t, path: String) -> Int {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.pwrite, path) { return injected(code, -1) }
+    #endif
+    return pwrite(fd, buffer, count, offset)
+}
+
+/// fsync(2).
+func system_fsync(_ fd: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fsync, path) { return injected(code, -1) }
+    #endif
+    return fsync(fd)
+}
+
+/// rename(2).
+func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.rename, path) { return injected(code, -1) }
+    #endif
+    return rename(from, to)
+}
+
+/// renameat(2).
+func system_renameat(_ fromDirectory: Int32, _ from: UnsafePointer<CChar>, _ toDirectory: Int32, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.renameat, path) { return injected(code, -1) }
+    #endif
+    return renameat(fromDirectory, from, toDirectory, to)
+}
+
+/// link(2).
+func system_link(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.link, path) { return injected(code, -1) }
+    #endif
+    return link(from, to)
+}
+
+/// unlink(2).
+func system_unlink(_ path: UnsafePointer<CChar>, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.unlink, name) { return injected(code, -1) }
+    #endif
+    return unlink(path)
+}
+
+/// unlinkat(2).
+func system_unlinkat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.unlinkat, path) { return injected(code, -1) }
+    #endif
+    return unlinkat(directory, name, flags)
+}
+
+/// rmdir(2).
+func system_rmdir(_ path: UnsafePointer<CChar>, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.rmdir, name) { return injected(code, -1) }
+    #endif
+    return rmdir(path)
+}
+
+/// mkdir(2).
+func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.mkdir, name) { return injected(code, -1) }
+    #endif
+    return mkdir(path, mode)
+}
+
+/// chmod(2).
+func system_chmod(_ path: UnsafePointer<CChar>, _ mode: mode_t, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.chmod, name) { return injected(code, -1) }
+    #endif
+    return chmod(path, mode)
+}
+
+/// fchmod(2).
+func system_fchmod(_ fd: Int32, _ mode: mode_t, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fchmod, path) { return injected(code, -1) }
+    #endif
+    return fchmod(fd, mode)
+}
+
+/// stat(2).
+func system_stat(_ path: UnsafePointer<CChar>, _ status: inout stat, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.stat, name) { return injected(code, -1) }
+    #endif
+    return stat(path, &status)
+}
+
+/// lstat(2).
+func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout stat, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.lstat, name) { return injected(code, -1) }
+    #endif
+    return lstat(path, &status)
+}
+
+/// fstat(2).
+func system_fstat(_ fd: Int32, _ status: inout stat, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fstat, path) { return injected(code, -1) }
+    #endif
+    return fstat(fd, &status)
+}
+
+/// fstatat(2).
+func system_fstatat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ status: inout stat, _ flags: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fstatat, path) { return injected(code, -1) }
+    #endif
+    return fstatat(directory, name, &status, flags)
+}
+
+/// opendir(3).
+func system_opendir(_ path: UnsafePointer<CChar>, path name: String) -> OpaquePointer? {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.opendir, name) { return injected(code, nil) }
+    #endif
+    return opendir(path)
+}
+
+/// fdopendir(3): the stream owns `fd` from here on.
+func system_fdopendir(_ fd: Int32, path: String) -> OpaquePointer? {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fdopendir, path) { return injected(code, nil) }
+    #endif
+    return fdopendir(fd)
+}
+
+/// readdir(3): nil at the end (errno 0) or on an error (errno set).
+func system_readdir(_ directory: OpaquePointer, path: String) -> UnsafeMutablePointer<dirent>? {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.readdir, path) { return injected(code, nil) }
+    #endif
+    errno = 0 // readdir leaves errno alone at the end: 0 then tells the end from an error
+    return readdir(directory)
+}
+
+/// closedir(3).
+func system_closedir(_ directory: OpaquePointer) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.closedir, "") { return injected(code, -1) }
+    #endif
+    return closedir(directory)
+}
+
+/// fcntl(F_DUPFD_CLOEXEC): a duplicate of `fd`, closed on exec.
+func system_dupCloexec(_ fd: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.dup, path) { return injected(code, -1) }
+    #endif
+    return fcntl(fd, F_DUPFD_CLOEXEC, 0)
+}
+
+/// pipe(2).
+func system_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.pipe, "") { return injected(code, -1) }
+    #endif
+    return pipe(fds)
+}
+
+/// fcntl(2) with an integer argument.
+func system_fcntl(_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fcntl, "") { return injected(code, -1) }
+    #endif
+    return fcntl(fd, command, argument)
+}
+
+/// poll(2).
+func system_poll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: Int32) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.poll, "") { return injected(code, -1) }
+    #endif
+    return poll(fds, count, timeout)
+}
+
+/// kill(2).
+func system_kill(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.kill, "") { return injected(code, -1) }
+    #endif
+    return kill(pid, signal)
+}
+#if os(Linux)
+/// inotify_init1(2).
+func system_inotify_init1(_ flags: Int32) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.inotify_init1, "") { return injected(code, -1) }
+    #endif
+    return inotify_init1(flags)
+}
+
+/// inotify_add_watch(2).
+func system_inotify_add_watch(_ fd: Int32, _ path: UnsafePointer<CChar>, _ mask: UInt32, path name: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.inotify_add_watch, name) { return injected(code, -1) }
+    #endif
+    return inotify_add_watch(fd, path, mask)
+}
+#endif
+
+/// agc_lock (CAppGroupSys): fcntl(F_OFD_SETLK / F_OFD_SETLKW) on Linux, flock(2)
+/// elsewhere. A plan sees taking a lock as `lock` and releasing it as `unlock`.
+func system_lock(_ fd: Int32, _ mode: Int32, wait: Bool, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(mode == Int32(AGC_LOCK_UNLOCK) ? .unlock : .lock, path) { return injected(code, -1) }
+    #endif
+    return agc_lock(fd, mode, wait ? 1 : 0)
+}
+
+/// geteuid(2). It cannot fail, so it has no hook.
+func system_geteuid() -> uid_t { geteuid() }
