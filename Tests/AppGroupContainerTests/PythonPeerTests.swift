@@ -90,9 +90,9 @@ extension MultiProcess {
                     peers.append(process)
                 }
                 try withProbes { probes in
-                    let swift = try (0..<2).map { _ in try Probe(["increment", "--file", file.path, "--count", "250"]) }
+                    let swift = try (0..<2).map { _ in try Probe.start(["increment", "--file", file.path, "--count", "250"]) }
                     probes += swift
-                    for probe in swift { #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)") }
+                    for probe in swift { #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)") }
                 }
                 for peer in peers {
                     peer.waitUntilExit()
@@ -127,9 +127,9 @@ extension MultiProcess {
                 peer.arguments = [script.path, file.path, "200"]
                 try peer.run()
                 try withProbes { probes in
-                    let probe = try Probe(["increment", "--file", file.path, "--count", "200"])
+                    let probe = try Probe.start(["increment", "--file", file.path, "--count", "200"])
                     probes.append(probe)
-                    #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)")
+                    #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)")
                 }
                 peer.waitUntilExit()
                 #expect(peer.terminationStatus == 0)

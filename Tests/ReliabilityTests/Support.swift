@@ -74,79 +74,9 @@ final class Sandbox: @unchecked Sendable {
     }
 }
 
-/// A running ReliabilityProbe, its standard output collected line by line.
-final class Child: @unchecked Sendable {
-    let process = Process()
-    private let out = Pipe()
-    private let err = Pipe()
-    private let box = TextBox()
-    private let errorBox = TextBox()
-
-    static let executable = SimulatedDevice.builtExecutable(named: "ReliabilityProbe")
-
-    convenience init(_ arguments: [String], environment: [String: String]) throws {
-        try self.init(executable: try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle"),
-                      arguments: arguments, environment: environment)
-    }
-
-    init(executable: URL, arguments: [String], environment: [String: String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        for (pipe, target) in [(out, box), (err, errorBox)] {
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread {
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    target.append(data)
-                }
-                target.ended.signal()
-            }
-        }
-    }
-
-    var pid: Int32 { process.processIdentifier }
-    var output: String { box.text }
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
-
-    /// Waits (up to `seconds`, a liveness deadline) until standard output holds `text`.
-    func waitFor(_ text: String, seconds: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if box.contains(text) { return true }
-            if !process.isRunning { return box.contains(text) }
-            usleep(1_000)
-        }
-        return box.contains(text)
-    }
-
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
-
-    /// Waits for the exit (killing it after `seconds`) and returns the status and
-    /// the two outputs once both pipes are closed.
-    @discardableResult
-    func finish(seconds: Double = 120) -> (status: Int32, reason: Process.TerminationReason, output: String, error: String) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning { kill() }
-        process.waitUntilExit()
-        _ = box.ended.wait(timeout: .now() + 10)
-        _ = errorBox.ended.wait(timeout: .now() + 10)
-        return (process.terminationStatus, process.terminationReason, box.text, errorBox.text)
-    }
-}
-
-final class TextBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    let ended = DispatchSemaphore(value: 0)
-    func append(_ more: Data) { lock.withLock { data.append(more) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-    func contains(_ s: String) -> Bool { lock.withLock { data.range(of: Data(s.utf8)) != nil } }
+/// Starts ReliabilityProbe (Sources/ReliabilityProbe) with `arguments` and exactly `environment`.
+func reliabilityProbe(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {
+    try LaunchedProcess(built: "ReliabilityProbe", arguments: arguments, environment: environment)
 }
 
 /// Runs `body(lane)` for each lane on its own thread and waits for all of them

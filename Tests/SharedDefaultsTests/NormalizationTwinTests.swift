@@ -69,8 +69,8 @@ struct NormalizationTwinTests {
         let device = try Device()
         let suite = try device.defaults()
         _ = try Self.python([suite.fileURL.path, "write"])
-        let probe = try device.probe(["count", "--suite", Device.group, "--key", "other", "--to", "1"]).finish()
-        #expect(probe.status == 0, "\(probe.error)")
+        let probe = try device.probe(["count", "--suite", Device.group, "--key", "other", "--to", "1"]).wait(timeout: 90)
+        #expect(probe.status == 0, "\(probe.standardError)")
         // Read by Python, which keeps both spellings apart.
         let json = try Self.python([suite.fileURL.path, "read"])
         #expect(json.contains(#""caf\u00e9": "composed""#), "\(json)")
@@ -78,10 +78,10 @@ struct NormalizationTwinTests {
         #expect(json.contains(#""nested": {"cafe\u0301": 2, "caf\u00e9": 1}"#), "\(json)")
         #expect(json.contains(#""other": 1"#), "\(json)")
         // And each spelling reads its own value, in another process and in this one.
-        let composed = try device.probe(["get", "--suite", Device.group, "--key", Self.composed]).finish()
-        let decomposed = try device.probe(["get", "--suite", Device.group, "--key", Self.decomposed]).finish()
-        #expect(composed.output == "composed\n")
-        #expect(decomposed.output == "decomposed\n")
+        let composed = try device.probe(["get", "--suite", Device.group, "--key", Self.composed]).wait(timeout: 90)
+        let decomposed = try device.probe(["get", "--suite", Device.group, "--key", Self.decomposed]).wait(timeout: 90)
+        #expect(composed.standardOutput == "composed\n")
+        #expect(decomposed.standardOutput == "decomposed\n")
         #expect(suite.string(forKey: Self.composed) == "composed")
         #expect(suite.string(forKey: Self.decomposed) == "decomposed")
     }
