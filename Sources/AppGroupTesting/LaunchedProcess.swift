@@ -115,6 +115,17 @@ public final class LaunchedProcess: @unchecked Sendable {
         try self.init(executable: SimulatedDevice.requireBuiltExecutable(named: name), arguments: arguments, environment: environment)
     }
 
+    /// Runs `executable` to its end and returns how it ended; it is killed
+    /// (SIGKILL) after `timeout` seconds. For a helper tool such as `python3`
+    /// or `chown`; use ``SimulatedDevice/spawn(_:_:as:environment:timeout:)``
+    /// to run a program as a target of a device.
+    /// - Parameter environment: exactly the child's environment (this process's by default).
+    public static func run(_ executable: URL, _ arguments: [String],
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           timeout: TimeInterval = 60) throws -> ProcessOutcome {
+        try LaunchedProcess(executable: executable, arguments: arguments, environment: environment).wait(timeout: timeout)
+    }
+
     /// The standard output so far.
     public var standardOutput: String {
         state.lock()

@@ -29,6 +29,9 @@ public final class SimulatedDevice: Sendable {
     /// a test points planted links here, and nothing the library does on the
     /// device's behalf may ever write here.
     public let outside: URL
+    /// The device's own directory, which holds ``root``, ``scratch`` and
+    /// ``outside``; everything in it goes with ``remove()``.
+    public var directory: URL { base }
     private let base: URL
 
     /// Makes a fresh, empty device under the system's temporary directory.
@@ -78,6 +81,29 @@ public final class SimulatedDevice: Sendable {
     public func containerLocation(for group: String) throws -> URL {
         ContainerResolver(root: root, entitlements: try Entitlements(applicationIdentifier: "TESTTEAM00.inspector"))
             .containerLocation(for: try GroupIdentifier(group))
+    }
+
+    /// Writes `size` random bytes to a new file `name` in ``scratch`` (outside
+    /// every container, like a file a share sheet hands an extension).
+    /// - Returns: the file and the bytes written, to compare with what arrives.
+    public func makeScratchFile(named name: String = "payload.bin", randomBytes size: Int) throws -> (url: URL, data: Data) {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<max(size, 0)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let url = scratch.appendingPathComponent(name)
+        try data.write(to: url)
+        return (url, data)
+    }
+
+    /// The entries under `directory` (recursively) that are not directories, as
+    /// sorted relative paths; links are listed, not followed. Empty when
+    /// `directory` cannot be listed.
+    public static func files(under directory: URL) -> [String] {
+        let manager = FileManager.default
+        let paths = (try? manager.subpathsOfDirectory(atPath: directory.path)) ?? []
+        return paths.filter { path in
+            let type = try? manager.attributesOfItem(atPath: directory.appendingPathComponent(path).path)[.type] as? FileAttributeType
+            return type != .typeDirectory
+        }.sorted()
     }
 
     /// The environment that makes a child process `target` on this device: the

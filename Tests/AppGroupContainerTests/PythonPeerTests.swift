@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -111,14 +112,7 @@ extension MultiProcess {
                 let file = dir.appendingPathComponent(String(repeating: "\u{E9}", count: 100) + String(repeating: "n", count: 49) + ".plist")
                 try #require(file.lastPathComponent.utf8.count == 255)
                 let python = try Self.python()
-                let ask = Process()
-                ask.executableURL = python
-                ask.arguments = [script.path, file.path, "-1"]
-                let output = Pipe()
-                ask.standardOutput = output
-                try ask.run()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                ask.waitUntilExit()
+                let printed = try LaunchedProcess.run(python, [script.path, file.path, "-1"]).standardOutput
                 let swift = try FileCoordinator.lockFileURL(for: file).path
                 #expect(printed.trimmingCharacters(in: .newlines).utf8.elementsEqual(swift.utf8), "python: \(printed) swift: \(swift)")
                 #expect(URL(fileURLWithPath: swift).lastPathComponent.utf8.count <= 255)

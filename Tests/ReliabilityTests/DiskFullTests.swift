@@ -10,13 +10,9 @@ let canMountTmpfs: Bool = {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ReliabilityTests-tmpfs-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    process.arguments = ["-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let mount = try? LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                                         ["-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path])
+    return mount?.succeeded == true
 }()
 
 extension ProcessTests {

@@ -26,46 +26,39 @@ enum Load {
     static var seed: UInt64 { UInt64(environment["APP_GROUP_SOAK_SEED"] ?? "") ?? 0x5EED_0AB1_E5 }
 }
 
-/// A fresh directory for one test: `root/` (the container root), `outside/` (where
+/// A simulated device for one test: `root/` (the container root), `outside/` (where
 /// planted links point; nothing may ever be written there) and `scratch/` (files
-/// the writers share from). Removed when the test ends.
+/// the writers share from), with the identities the probes run as. Removed when
+/// the test ends.
 final class Sandbox: @unchecked Sendable {
     static let group = "group.ai.systenics.reliability"
-    let base: URL
-    let root: URL
-    let outside: URL
-    let scratch: URL
+    let device: SimulatedDevice
     let app: Entitlements
     let share: Entitlements
     let outsider: Entitlements
 
+    var base: URL { device.directory }
+    var root: URL { device.root }
+    var outside: URL { device.outside }
+    var scratch: URL { device.scratch }
+
     init() throws {
-        base = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ReliabilityTests-\(getpid())-\(UUID().uuidString)", isDirectory: true)
-        root = base.appendingPathComponent("root", isDirectory: true)
-        outside = base.appendingPathComponent("outside", isDirectory: true)
-        scratch = base.appendingPathComponent("scratch", isDirectory: true)
-        for directory in [root, outside, scratch] {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
+        device = try SimulatedDevice(name: "ReliabilityTests")
         app = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability", applicationGroups: [Self.group])
         share = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability.share", applicationGroups: [Self.group])
         outsider = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.other")
     }
 
-    deinit { try? FileManager.default.removeItem(at: base) }
-
     func resolver(_ identity: Entitlements? = nil) -> ContainerResolver {
         ContainerResolver(root: root, entitlements: identity ?? app)
     }
 
-    /// The environment that makes a probe act as `identity` on this sandbox's root.
+    /// The environment that makes a probe act as `identity` on this sandbox's root
+    /// (or on `root` when given).
     func environment(_ identity: Entitlements, root: URL? = nil) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in identity.environment { env[k] = v }
-        env[ContainerResolver.rootEnvironmentKey] = (root ?? self.root).path
-        env["APP_GROUP_QUIET"] = "1"
-        return env
+        var environment = device.environment(identity: identity, extra: ["APP_GROUP_QUIET": "1"])
+        if let root { environment[ContainerResolver.rootEnvironmentKey] = root.path }
+        return environment
     }
 
     /// Every path under `outside/` (must stay empty but for what a test put there).

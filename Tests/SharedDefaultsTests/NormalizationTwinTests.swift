@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
@@ -50,18 +51,9 @@ struct NormalizationTwinTests {
     """#
 
     static func python(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", peer] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 failed: \(errors)")
-        return text
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", peer] + arguments)
+        #expect(python.status == 0, "python3 failed: \(python.standardError)")
+        return python.standardOutput
     }
 
     @Test("a Python peer writes both spellings; a DefaultsProbe process writes another key; both spellings keep their values")
