@@ -82,13 +82,8 @@ extension MultiProcess {
                 try Data(Self.peer.utf8).write(to: script)
                 let file = dir.appendingPathComponent("counter")
                 let python = try Self.python()
-                var peers: [Process] = []
-                for _ in 0..<2 {
-                    let process = Process()
-                    process.executableURL = python
-                    process.arguments = [script.path, file.path, "250"]
-                    try process.run()
-                    peers.append(process)
+                let peers = try (0..<2).map { _ in
+                    try LaunchedProcess(executable: python, arguments: [script.path, file.path, "250"], environment: ProcessInfo.processInfo.environment)
                 }
                 try withProbes { probes in
                     let swift = try (0..<2).map { _ in try Probe.start(["increment", "--file", file.path, "--count", "250"]) }
@@ -96,8 +91,7 @@ extension MultiProcess {
                     for probe in swift { #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)") }
                 }
                 for peer in peers {
-                    peer.waitUntilExit()
-                    #expect(peer.terminationStatus == 0)
+                    #expect(peer.wait(timeout: 120).status == 0)
                 }
                 #expect(counter(file) == 1000)
             }
@@ -116,17 +110,13 @@ extension MultiProcess {
                 let swift = try FileCoordinator.lockFileURL(for: file).path
                 #expect(printed.trimmingCharacters(in: .newlines).utf8.elementsEqual(swift.utf8), "python: \(printed) swift: \(swift)")
                 #expect(URL(fileURLWithPath: swift).lastPathComponent.utf8.count <= 255)
-                let peer = Process()
-                peer.executableURL = python
-                peer.arguments = [script.path, file.path, "200"]
-                try peer.run()
+                let peer = try LaunchedProcess(executable: python, arguments: [script.path, file.path, "200"], environment: ProcessInfo.processInfo.environment)
                 try withProbes { probes in
                     let probe = try Probe.start(["increment", "--file", file.path, "--count", "200"])
                     probes.append(probe)
                     #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)")
                 }
-                peer.waitUntilExit()
-                #expect(peer.terminationStatus == 0)
+                #expect(peer.wait(timeout: 120).status == 0)
                 #expect(counter(file) == 400)
             }
         }
