@@ -25,6 +25,13 @@ public final class SimulatedDevice: Sendable {
     /// A scratch directory beside the root (outside every container), for files a
     /// test hands to a target, such as what a share sheet passes an extension.
     public let scratch: URL
+    /// A directory beside the root (outside every container) for escape checks:
+    /// a test points planted links here, and nothing the library does on the
+    /// device's behalf may ever write here.
+    public let outside: URL
+    /// The device's own directory, which holds ``root``, ``scratch`` and
+    /// ``outside``; everything in it goes with ``remove()``.
+    public var directory: URL { base }
     private let base: URL
 
     /// Makes a fresh, empty device under the system's temporary directory.
@@ -39,8 +46,10 @@ public final class SimulatedDevice: Sendable {
         base = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
         root = base.appendingPathComponent("containers", isDirectory: true)
         scratch = base.appendingPathComponent("scratch", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        outside = base.appendingPathComponent("outside", isDirectory: true)
+        for directory in [root, scratch, outside] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
     }
 
     /// Runs `body` with a fresh device and removes the device afterwards.
@@ -74,17 +83,47 @@ public final class SimulatedDevice: Sendable {
             .containerLocation(for: try GroupIdentifier(group))
     }
 
+    /// Writes `size` random bytes to a new file `name` in ``scratch`` (outside
+    /// every container, like a file a share sheet hands an extension).
+    /// - Returns: the file and the bytes written, to compare with what arrives.
+    public func makeScratchFile(named name: String = "payload.bin", randomBytes size: Int) throws -> (url: URL, data: Data) {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<max(size, 0)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let url = scratch.appendingPathComponent(name)
+        try data.write(to: url)
+        return (url, data)
+    }
+
+    /// The entries under `directory` (recursively) that are not directories, as
+    /// sorted relative paths; links are listed, not followed. Empty when
+    /// `directory` cannot be listed.
+    public static func files(under directory: URL) -> [String] {
+        let manager = FileManager.default
+        let paths = (try? manager.subpathsOfDirectory(atPath: directory.path)) ?? []
+        return paths.filter { path in
+            let type = try? manager.attributesOfItem(atPath: directory.appendingPathComponent(path).path)[.type] as? FileAttributeType
+            return type != .typeDirectory
+        }.sorted()
+    }
+
     /// The environment that makes a child process `target` on this device: the
     /// parent's environment, then the target's identity
     /// (``AppGroupContainer/Entitlements/environment``) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
+        environment(identity: target?.entitlements, extra: extra)
+    }
+
+    /// The environment that makes a child process act as `identity` (nil: no
+    /// identity) on this device: the parent's environment without its own
+    /// identity, then `identity`'s and `APP_GROUP_CONTAINERS_ROOT`, then `extra`.
+    public func environment(identity: Entitlements?, extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in [Entitlements.EnvironmentKey.entitlementsFile, Entitlements.EnvironmentKey.teamIdentifier,
                     Entitlements.EnvironmentKey.bundleIdentifier] {
             environment.removeValue(forKey: key)
         }
-        if let target { environment.merge(target.entitlements.environment) { $1 } }
+        if let identity { environment.merge(identity.environment) { $1 } }
         environment[ContainerResolver.rootEnvironmentKey] = root.path
         environment.merge(extra) { $1 }
         return environment
@@ -122,5 +161,12 @@ public final class SimulatedDevice: Sendable {
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
+    }
+
+    /// ``builtExecutable(named:)``, or an error that says how to build it.
+    /// - Throws: ``ExecutableNotBuilt`` when `name` is not built.
+    public static func requireBuiltExecutable(named name: String) throws -> URL {
+        guard let url = builtExecutable(named: name) else { throw ExecutableNotBuilt(name: name) }
+        return url
     }
 }

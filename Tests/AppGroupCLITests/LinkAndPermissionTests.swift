@@ -56,17 +56,12 @@ import Testing
         }
         #expect(chmod(root.path, 0) == 0)
         defer { _ = chmod(root.path, 0o700) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIFixture.binary("appgroup").path,
-                             "defaults", "read", group, "--root", root.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let process = try LaunchedProcess.run(URL(fileURLWithPath: setpriv), [
+            "--reuid=65534", "--regid=65534", "--clear-groups", try CLIFixture.binary("appgroup").path,
+            "defaults", "read", group, "--root", root.path,
+        ])
+        let message = process.standardError
+        #expect(process.status == 1)
         #expect(message.lowercased().contains("permission denied"), "\(message)")
         #expect(!message.contains("no group is present"), "\(message)")
     }

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -20,12 +21,8 @@ import Testing
             d["caf\\u00e9"] = "composed"; d["cafe\\u0301"] = "decomposed"
             with open(path, "wb") as f: plistlib.dump(d, f, fmt=plistlib.FMT_BINARY)
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, fixture.suiteFile.path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, fixture.suiteFile.path])
+        try #require(python.status == 0)
 
         let whole = try fixture.succeed(["defaults", "read", CLIFixture.group])
         #expect(whole.contains("composed") && whole.contains("decomposed"), "both entries printed: \(whole)")

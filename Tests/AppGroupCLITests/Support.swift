@@ -23,7 +23,7 @@ final class CLIFixture {
 
     /// `.build/debug/<name>`, built with the test target (it depends on it).
     static func binary(_ name: String) throws -> URL {
-        try #require(SimulatedDevice.builtExecutable(named: name), "\(name) was not built beside the test bundle")
+        try SimulatedDevice.requireBuiltExecutable(named: name)
     }
 
     /// Runs `appgroup arguments` with the device's root in APP_GROUP_CONTAINERS_ROOT

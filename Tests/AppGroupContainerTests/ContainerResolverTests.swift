@@ -160,21 +160,21 @@ extension MultiProcess {
                 let identity = try shareExtension()
                 let environment = identity.environment.merging([ContainerResolver.rootEnvironmentKey: root.path]) { $1 }
                 let ok = try Probe.run(["resolve", "--group", "group.ai.systenics.notes,A1B2C3D4E5.ai.systenics.shared"], environment: environment)
-                #expect(ok.lines == [root.appendingPathComponent("group.ai.systenics.notes").path,
+                #expect(ok.outputLines == [root.appendingPathComponent("group.ai.systenics.notes").path,
                                      root.appendingPathComponent("A1B2C3D4E5.ai.systenics.shared").path])
                 #expect(names(in: root) == ["A1B2C3D4E5.ai.systenics.shared", "group.ai.systenics.notes"])
 
-                let refused = try Probe(["resolve", "--group", "group.ai.systenics.other"], environment: environment)
-                #expect(refused.waitForExit() == 2)
-                #expect(refused.lines == ["nil group.ai.systenics.other"])
+                let refused = try Probe.start(["resolve", "--group", "group.ai.systenics.other"], environment: environment)
+                #expect(refused.wait(timeout: 30).status == 2)
+                #expect(refused.outputLines == ["nil group.ai.systenics.other"])
                 for part in ["group.ai.systenics.other", "ai.systenics.notes.share", "group.ai.systenics.notes"] {
-                    #expect(refused.errorOutput.contains(part), "the diagnostic lacks \(part): \(refused.errorOutput)")
+                    #expect(refused.standardError.contains(part), "the diagnostic lacks \(part): \(refused.standardError)")
                 }
 
                 // Without any identity in its environment the child gets nil, and is told how to set one.
-                let anonymous = try Probe(["resolve", "--group", "group.ai.systenics.notes"], environment: [ContainerResolver.rootEnvironmentKey: root.path])
-                #expect(anonymous.waitForExit() == 2)
-                #expect(anonymous.errorOutput.contains(Entitlements.EnvironmentKey.applicationIdentifier))
+                let anonymous = try Probe.start(["resolve", "--group", "group.ai.systenics.notes"], environment: [ContainerResolver.rootEnvironmentKey: root.path])
+                #expect(anonymous.wait(timeout: 30).status == 2)
+                #expect(anonymous.standardError.contains(Entitlements.EnvironmentKey.applicationIdentifier))
             }
         }
 
@@ -190,7 +190,7 @@ extension MultiProcess {
                     Entitlements.EnvironmentKey.teamIdentifier: "A1B2C3D4E5",
                     Entitlements.EnvironmentKey.bundleIdentifier: "ai.systenics.notes.share",
                 ])
-                #expect(ok.lines == [root.appendingPathComponent("A1B2C3D4E5.ai.systenics.shared").path])
+                #expect(ok.outputLines == [root.appendingPathComponent("A1B2C3D4E5.ai.systenics.shared").path])
             }
         }
 
@@ -206,11 +206,11 @@ extension MultiProcess {
                     let racers = try startTogether(Array(repeating: ["resolve", "--group", groups.joined(separator: ",")], count: 2),
                                                    barrier: dir.appendingPathComponent("go"), probes: &probes, environment: environment)
                     for probe in racers {
-                        #expect(probe.waitForExit(timeout: 30) == 0, "stderr: \(probe.errorOutput)")
+                        #expect(probe.wait(timeout: 30).status == 0, "stderr: \(probe.standardError)")
                     }
                     let expected = groups.map { root.appendingPathComponent($0).path }
-                    #expect(racers[0].lines.filter { $0 != "ready" } == expected)
-                    #expect(racers[1].lines.filter { $0 != "ready" } == expected)
+                    #expect(racers[0].outputLines.filter { $0 != "ready" } == expected)
+                    #expect(racers[1].outputLines.filter { $0 != "ready" } == expected)
                 }
                 #expect(Set(names(in: root)) == Set(groups))
                 for group in groups {
@@ -226,7 +226,7 @@ extension MultiProcess {
                 let identity = try shareExtension()
                 let environment = identity.environment.merging([ContainerResolver.rootEnvironmentKey: root.path]) { $1 }
                 let resolved = try Probe.run(["resolve", "--group", "group.ai.systenics.notes", "--umask", mask], environment: environment)
-                let container = try #require(resolved.lines.first.map { URL(fileURLWithPath: $0) })
+                let container = try #require(resolved.outputLines.first.map { URL(fileURLWithPath: $0) })
                 let counterFile = container.appendingPathComponent("Library/Preferences/counter")
                 try Probe.run(["increment", "--file", counterFile.path, "--count", "2", "--umask", mask])
                 let saved = container.appendingPathComponent("Library/Caches/note")

@@ -25,16 +25,16 @@ extension MultiProcess {
                 var environment = try identity()
                 environment[ContainerResolver.rootEnvironmentKey] = root.path
                 try withProbes { probes in
-                    let writer = try Probe(["container-save", "--group", Self.group, "--name", "notes.plist", "--wait", go.path], environment: environment)
+                    let writer = try Probe.start(["container-save", "--group", Self.group, "--name", "notes.plist", "--wait", go.path], environment: environment)
                     probes.append(writer)
-                    try #require(writer.waitForLine("saved first"), "stderr: \(writer.errorOutput)")
+                    try #require(writer.waitForLine("saved first"), "stderr: \(writer.standardError)")
                     let preferences = root.appendingPathComponent("\(Self.group)/Library/Preferences")
                     try FileManager.default.moveItem(at: preferences, to: dir.appendingPathComponent("moved-away"))
                     try FileManager.default.createSymbolicLink(at: preferences, withDestinationURL: outside)
                     #expect(FileManager.default.createFile(atPath: go.path, contents: Data()))
-                    #expect(writer.waitForExit(timeout: 30) == 0, "stderr: \(writer.errorOutput)")
-                    let refusal = writer.lines.first { $0.hasPrefix("refused:") }
-                    #expect(refusal?.contains("symbolic link") == true, "the second save was not refused: \(writer.output)")
+                    #expect(writer.wait(timeout: 30).status == 0, "stderr: \(writer.standardError)")
+                    let refusal = writer.outputLines.first { $0.hasPrefix("refused:") }
+                    #expect(refusal?.contains("symbolic link") == true, "the second save was not refused: \(writer.standardOutput)")
                 }
                 #expect(names(in: outside) == [], "nothing written outside the root")
             }
@@ -63,9 +63,9 @@ extension MultiProcess {
                 }
                 var environment = try identity()
                 environment[ContainerResolver.rootEnvironmentKey] = root.path
-                let child = try Probe(["resolve", "--group", Self.group], environment: environment)
-                #expect(child.waitForExit(timeout: 30) == 2, "the child used the foreign directory: \(child.output)")
-                #expect(child.errorOutput.contains("uid 65534"), "stderr: \(child.errorOutput)")
+                let child = try Probe.start(["resolve", "--group", Self.group], environment: environment)
+                #expect(child.wait(timeout: 30).status == 2, "the child used the foreign directory: \(child.standardOutput)")
+                #expect(child.standardError.contains("uid 65534"), "stderr: \(child.standardError)")
                 #expect(try Data(contentsOf: suite) == Data("planted".utf8))
             }
         }

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -10,12 +11,12 @@ func counter(_ url: URL) -> Int? {
 
 /// Starts every probe in `arguments` behind one start barrier and releases them
 /// together once all are ready, so that they really race.
-func startTogether(_ arguments: [[String]], barrier: URL, probes: inout [Probe],
-                   environment: [String: String] = [:]) throws -> [Probe] {
-    let started = try arguments.map { try Probe($0 + ["--go", barrier.path], environment: environment) }
+func startTogether(_ arguments: [[String]], barrier: URL, probes: inout [LaunchedProcess],
+                   environment: [String: String] = [:]) throws -> [LaunchedProcess] {
+    let started = try arguments.map { try Probe.start($0 + ["--go", barrier.path], environment: environment) }
     probes += started
     for probe in started {
-        try #require(probe.waitForLine("ready"), "probe \(probe.arguments) never got ready; stderr: \(probe.errorOutput)")
+        try #require(probe.waitForLine("ready"), "probe \(probe.arguments) never got ready; stderr: \(probe.standardError)")
     }
     #expect(FileManager.default.createFile(atPath: barrier.path, contents: Data()))
     return started
@@ -32,7 +33,7 @@ extension MultiProcess {
                     let racers = try startTogether(Array(repeating: ["increment", "--file", file.path, "--count", "250"], count: 4),
                                                    barrier: dir.appendingPathComponent("go"), probes: &probes)
                     for probe in racers {
-                        #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)")
+                        #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)")
                     }
                 }
                 #expect(counter(file) == 1000)
@@ -46,26 +47,27 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("item")
                 try withProbes { probes in
-                    let holder = try Probe(["hold", "--file", file.path])
+                    let holder = try Probe.start(["hold", "--file", file.path])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
 
                     let timeout = waiterKind == "blocking" ? [] : ["--timeout", "60"]
-                    let waiter = try Probe(["wait-lock", "--file", file.path] + timeout)
+                    let waiter = try Probe.start(["wait-lock", "--file", file.path] + timeout)
                     probes.append(waiter)
-                    try #require(waiter.waitForLine("waiting"), "stderr: \(waiter.errorOutput)")
+                    try #require(waiter.waitForLine("waiting"), "stderr: \(waiter.standardError)")
                     // The waiter must really be waiting: it cannot have the lock while the holder lives.
                     let early = waiter.waitForLine(timeout: 0.3, where: { $0.hasPrefix("acquired") })
                     #expect(early == nil, "the waiter took a lock that a live process holds")
 
                     let killedAt = Date()
-                    #expect(sendSignal(holder.pid, SIGKILL) == 0)
+                    #expect(kill(holder.processIdentifier, SIGKILL) == 0)
                     let acquired = waiter.waitForLine(timeout: 1.0, where: { $0.hasPrefix("acquired") })
                     let elapsed = Date().timeIntervalSince(killedAt)
-                    #expect(acquired != nil, "the waiter did not get the lock within 1 s of the kill (stderr: \(waiter.errorOutput))")
+                    #expect(acquired != nil, "the waiter did not get the lock within 1 s of the kill (stderr: \(waiter.standardError))")
                     #expect(elapsed < 1.0)
-                    #expect(holder.waitForExit(timeout: 5) != nil && holder.wasSignalled)
-                    #expect(waiter.waitForExit(timeout: 5) == 0)
+                    let holderEnd = holder.wait(timeout: 5)
+                    #expect(holderEnd.signal != nil && !holderEnd.timedOut)
+                    #expect(waiter.wait(timeout: 5).status == 0)
                 }
             }
         }
@@ -82,8 +84,8 @@ extension MultiProcess {
                         ["replace", "--file", file.path, "--count", "200", "--size", String(size)],
                     ], barrier: dir.appendingPathComponent("go"), probes: &probes)
                     let (reader, writer) = (started[0], started[1])
-                    #expect(writer.waitForExit(timeout: 60) == 0, "writer stderr: \(writer.errorOutput)")
-                    #expect(reader.waitForExit(timeout: 60) == 0, "reader stderr: \(reader.errorOutput)")
+                    #expect(writer.wait(timeout: 60).status == 0, "writer stderr: \(writer.standardError)")
+                    #expect(reader.wait(timeout: 60).status == 0, "reader stderr: \(reader.standardError)")
                     let report = try #require(reader.waitForLine(timeout: 1, where: { $0.hasPrefix("read 10000 times, never torn") }))
                     // The test means something only if the reader saw the file change under it.
                     let distinct = report.split(separator: " ").compactMap { Int($0) }.last ?? 0
@@ -102,16 +104,16 @@ extension MultiProcess {
                 let lockFile = try FileCoordinator.lockFileURL(for: file)
                 #expect(lockFile.path == dir.appendingPathComponent(".item.lock").path)
                 try withProbes { probes in
-                    let holder = try Probe(["hold", "--file", file.path])
+                    let holder = try Probe.start(["hold", "--file", file.path])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
 
                     // A waiter in another process.
-                    let waiter = try Probe(["wait-lock", "--file", file.path, "--timeout", "0.1"])
+                    let waiter = try Probe.start(["wait-lock", "--file", file.path, "--timeout", "0.1"])
                     probes.append(waiter)
-                    #expect(waiter.waitForExit(timeout: 10) == 3, "stderr: \(waiter.errorOutput)")
+                    #expect(waiter.wait(timeout: 10).status == 3, "stderr: \(waiter.standardError)")
                     let line = waiter.waitForLine(timeout: 1, where: { $0.hasPrefix("timeout:") })
-                    #expect(line?.contains(lockFile.path) == true, "got \(waiter.output)")
+                    #expect(line?.contains(lockFile.path) == true, "got \(waiter.standardOutput)")
 
                     // A waiter in this process.
                     let error = #expect(throws: AppGroupError.self) {
@@ -135,14 +137,14 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("item")
                 try withProbes { probes in
-                    let holder = try Probe(["hold", "--file", file.path, "--mode", "read"])
+                    let holder = try Probe.start(["hold", "--file", file.path, "--mode", "read"])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
                     let ran = try FileCoordinator(timeout: 5).coordinate(readingItemAt: file) { _ in true }
                     #expect(ran)
-                    let writer = try Probe(["wait-lock", "--file", file.path, "--timeout", "0.1"])
+                    let writer = try Probe.start(["wait-lock", "--file", file.path, "--timeout", "0.1"])
                     probes.append(writer)
-                    #expect(writer.waitForExit(timeout: 10) == 3, "a writer got the lock while another process reads")
+                    #expect(writer.wait(timeout: 10).status == 3, "a writer got the lock while another process reads")
                 }
             }
         }
@@ -159,7 +161,7 @@ extension MultiProcess {
                     ], barrier: dir.appendingPathComponent("go"), probes: &probes)
                     // The deadline is the deadlock detector: 400 rounds take well under a second.
                     for probe in racers {
-                        #expect(probe.waitForExit(timeout: 30) == 0, "deadlock or failure; stderr: \(probe.errorOutput)")
+                        #expect(probe.wait(timeout: 30).status == 0, "deadlock or failure; stderr: \(probe.standardError)")
                     }
                 }
                 #expect(counter(a) == 400)

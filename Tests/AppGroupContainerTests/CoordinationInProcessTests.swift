@@ -271,22 +271,22 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("item")
                 try withProbes { probes in
-                    let holder = try Probe(["hold", "--file", file.path])
+                    let holder = try Probe.start(["hold", "--file", file.path])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
 
                     // Far more waiters than the pool has threads (one per core), in a probe
                     // process: this runner's own pool is shared with every other test.
                     let waiters = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
-                    let probe = try Probe(["async-waiters", "--file", file.path, "--count", String(waiters)])
+                    let probe = try Probe.start(["async-waiters", "--file", file.path, "--count", String(waiters)])
                     probes.append(probe)
-                    #expect(probe.waitForLine("pool free", timeout: 10), "the waiting tasks starved the cooperative pool: \(probe.errorOutput)")
+                    #expect(probe.waitForLine("pool free", timeout: 10), "the waiting tasks starved the cooperative pool: \(probe.standardError)")
                     usleep(200_000)
-                    #expect(!probe.output.contains("acquired"), "a task got a lock another process holds")
+                    #expect(!probe.standardOutput.contains("acquired"), "a task got a lock another process holds")
 
                     holder.kill()
-                    #expect(probe.waitForExit(timeout: 30) == 0, "stderr: \(probe.errorOutput)")
-                    #expect(probe.output.contains("acquired \(waiters)"))
+                    #expect(probe.wait(timeout: 30).status == 0, "stderr: \(probe.standardError)")
+                    #expect(probe.standardOutput.contains("acquired \(waiters)"))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -7,11 +8,11 @@ import Testing
 @Suite("Diagnostics handler")
 struct DiagnosticsTests {
     /// A child refused a container, with the identity from its environment.
-    func refusedResolve(_ dir: URL, diagnostics: String?) throws -> Probe {
+    func refusedResolve(_ dir: URL, diagnostics: String?) throws -> LaunchedProcess {
         let identity = try shareExtension()
         let environment = identity.environment.merging([ContainerResolver.rootEnvironmentKey: dir.appendingPathComponent("root").path]) { $1 }
-        let probe = try Probe(["resolve", "--group", "group.ai.systenics.other"] + (diagnostics.map { ["--diagnostics", $0] } ?? []), environment: environment)
-        #expect(probe.waitForExit() == 2)
+        let probe = try Probe.start(["resolve", "--group", "group.ai.systenics.other"] + (diagnostics.map { ["--diagnostics", $0] } ?? []), environment: environment)
+        #expect(probe.wait(timeout: 30).status == 2)
         return probe
     }
 
@@ -19,17 +20,17 @@ struct DiagnosticsTests {
     func replacedHandlerReceivesWhatStandardErrorGotBefore() throws {
         try withTemporaryDirectory { dir in
             let byDefault = try refusedResolve(dir, diagnostics: nil)
-            #expect(byDefault.errorOutput.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.other\") returned nil"))
+            #expect(byDefault.standardError.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.other\") returned nil"))
 
             let routed = try refusedResolve(dir, diagnostics: "stdout")
-            #expect(routed.errorOutput.isEmpty, "the library wrote to stderr past the handler: \(routed.errorOutput)")
-            let line = try #require(routed.lines.first { $0.hasPrefix("diagnostic: ") }, "\(routed.output)")
+            #expect(routed.standardError.isEmpty, "the library wrote to stderr past the handler: \(routed.standardError)")
+            let line = try #require(routed.outputLines.first { $0.hasPrefix("diagnostic: ") }, "\(routed.standardOutput)")
             #expect(line.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.other\") returned nil"))
             #expect(line.contains("not entitled"))
 
             let silenced = try refusedResolve(dir, diagnostics: "none")
-            #expect(silenced.errorOutput.isEmpty)
-            #expect(silenced.lines == ["nil group.ai.systenics.other"])
+            #expect(silenced.standardError.isEmpty)
+            #expect(silenced.outputLines == ["nil group.ai.systenics.other"])
         }
     }
 

@@ -41,18 +41,18 @@ extension MultiProcess {
                 let file = work.appendingPathComponent("counter")
                 let stop = dir.appendingPathComponent("stop")
                 try withProbes { probes in
-                    let swapper = try Probe(["swap-dir", "--file", file.path, "--until", stop.path, "--attic", attic.path])
+                    let swapper = try Probe.start(["swap-dir", "--file", file.path, "--until", stop.path, "--attic", attic.path])
                     probes.append(swapper)
-                    let writers = try (0..<2).map { _ in try Probe(["increment", "--file", file.path, "--count", "1500"]) }
+                    let writers = try (0..<2).map { _ in try Probe.start(["increment", "--file", file.path, "--count", "1500"]) }
                     probes += writers
                     for writer in writers {
-                        run.writers.append(writer.waitForExit(timeout: 120))
-                        run.errors += writer.errorOutput
+                        run.writers.append(writer.wait(timeout: 120).status)
+                        run.errors += writer.standardError
                     }
                     _ = FileManager.default.createFile(atPath: stop.path, contents: Data())
-                    run.swapper = swapper.waitForExit(timeout: 30)
-                    run.errors += swapper.errorOutput
-                    run.swaps = swapper.lines.last ?? ""
+                    run.swapper = swapper.wait(timeout: 30).status
+                    run.errors += swapper.standardError
+                    run.swaps = swapper.outputLines.last ?? ""
                 }
                 run.counter = counter(file)
             }
@@ -72,9 +72,9 @@ extension MultiProcess {
                 try #require(!nfc.path.utf8.elementsEqual(nfd.path.utf8))
                 try withProbes { probes in
                     // Another process holds the NFD twin's lock.
-                    let holder = try Probe(["hold", "--file", nfd.path])
+                    let holder = try Probe.start(["hold", "--file", nfd.path])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
                     let nfdLock = try FileCoordinator.lockFileURL(for: nfd).path
                     let coordinator = FileCoordinator(timeout: 0.3)
                     _ = try coordinator.coordinate(writingItemAt: nfc) { _ in
@@ -97,15 +97,15 @@ extension MultiProcess {
                 let nfc = dir.appendingPathComponent(Self.composed)
                 let nfd = dir.appendingPathComponent(Self.decomposed)
                 try withProbes { probes in
-                    let holder = try Probe(["hold", "--file", nfc.path])
+                    let holder = try Probe.start(["hold", "--file", nfc.path])
                     probes.append(holder)
-                    try #require(holder.waitForLine("locked"), "stderr: \(holder.errorOutput)")
-                    let other = try Probe(["wait-lock", "--file", nfd.path, "--timeout", "10"])
+                    try #require(holder.waitForLine("locked"), "stderr: \(holder.standardError)")
+                    let other = try Probe.start(["wait-lock", "--file", nfd.path, "--timeout", "10"])
                     probes.append(other)
-                    #expect(other.waitForExit(timeout: 30) == 0, "the NFD twin waited for the NFC lock: \(other.output) \(other.errorOutput)")
-                    let same = try Probe(["wait-lock", "--file", nfc.path, "--timeout", "0.3"])
+                    #expect(other.wait(timeout: 30).status == 0, "the NFD twin waited for the NFC lock: \(other.standardOutput) \(other.standardError)")
+                    let same = try Probe.start(["wait-lock", "--file", nfc.path, "--timeout", "0.3"])
                     probes.append(same)
-                    #expect(same.waitForExit(timeout: 30) == 3, "the NFC path must wait for its own holder: \(same.output)")
+                    #expect(same.wait(timeout: 30).status == 3, "the NFC path must wait for its own holder: \(same.standardOutput)")
                 }
                 let lockNames = names(in: dir).filter { $0.hasSuffix(".lock") }
                 #expect(lockNames.count == 2, "two lock files: \(lockNames)")

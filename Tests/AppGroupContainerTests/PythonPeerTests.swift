@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -81,22 +82,16 @@ extension MultiProcess {
                 try Data(Self.peer.utf8).write(to: script)
                 let file = dir.appendingPathComponent("counter")
                 let python = try Self.python()
-                var peers: [Process] = []
-                for _ in 0..<2 {
-                    let process = Process()
-                    process.executableURL = python
-                    process.arguments = [script.path, file.path, "250"]
-                    try process.run()
-                    peers.append(process)
+                let peers = try (0..<2).map { _ in
+                    try LaunchedProcess(executable: python, arguments: [script.path, file.path, "250"], environment: ProcessInfo.processInfo.environment)
                 }
                 try withProbes { probes in
-                    let swift = try (0..<2).map { _ in try Probe(["increment", "--file", file.path, "--count", "250"]) }
+                    let swift = try (0..<2).map { _ in try Probe.start(["increment", "--file", file.path, "--count", "250"]) }
                     probes += swift
-                    for probe in swift { #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)") }
+                    for probe in swift { #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)") }
                 }
                 for peer in peers {
-                    peer.waitUntilExit()
-                    #expect(peer.terminationStatus == 0)
+                    #expect(peer.wait(timeout: 120).status == 0)
                 }
                 #expect(counter(file) == 1000)
             }
@@ -111,28 +106,17 @@ extension MultiProcess {
                 let file = dir.appendingPathComponent(String(repeating: "\u{E9}", count: 100) + String(repeating: "n", count: 49) + ".plist")
                 try #require(file.lastPathComponent.utf8.count == 255)
                 let python = try Self.python()
-                let ask = Process()
-                ask.executableURL = python
-                ask.arguments = [script.path, file.path, "-1"]
-                let output = Pipe()
-                ask.standardOutput = output
-                try ask.run()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                ask.waitUntilExit()
+                let printed = try LaunchedProcess.run(python, [script.path, file.path, "-1"]).standardOutput
                 let swift = try FileCoordinator.lockFileURL(for: file).path
                 #expect(printed.trimmingCharacters(in: .newlines).utf8.elementsEqual(swift.utf8), "python: \(printed) swift: \(swift)")
                 #expect(URL(fileURLWithPath: swift).lastPathComponent.utf8.count <= 255)
-                let peer = Process()
-                peer.executableURL = python
-                peer.arguments = [script.path, file.path, "200"]
-                try peer.run()
+                let peer = try LaunchedProcess(executable: python, arguments: [script.path, file.path, "200"], environment: ProcessInfo.processInfo.environment)
                 try withProbes { probes in
-                    let probe = try Probe(["increment", "--file", file.path, "--count", "200"])
+                    let probe = try Probe.start(["increment", "--file", file.path, "--count", "200"])
                     probes.append(probe)
-                    #expect(probe.waitForExit(timeout: 60) == 0, "stderr: \(probe.errorOutput)")
+                    #expect(probe.wait(timeout: 60).status == 0, "stderr: \(probe.standardError)")
                 }
-                peer.waitUntilExit()
-                #expect(peer.terminationStatus == 0)
+                #expect(peer.wait(timeout: 120).status == 0)
                 #expect(counter(file) == 400)
             }
         }

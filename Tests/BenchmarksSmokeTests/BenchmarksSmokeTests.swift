@@ -21,11 +21,11 @@ struct BenchmarksSmokeTests {
         let json = scratch.appendingPathComponent("run.json")
 
         let result = try runBenchmarks(["--scale", "0.01", "--json", json.path], tmp: tmp, seconds: 100)
-        #expect(result.status == 0, "Benchmarks failed:\n\(result.error)")
+        #expect(result.status == 0, "Benchmarks failed:\n\(result.standardError)")
         for title in Self.caseTitles {
-            #expect(result.output.contains(title), "no \(title) in:\n\(result.output)")
+            #expect(result.standardOutput.contains(title), "no \(title) in:\n\(result.standardOutput)")
         }
-        #expect(result.output.contains("all targets met") || result.output.contains("targets missed:"))
+        #expect(result.standardOutput.contains("all targets met") || result.standardOutput.contains("targets missed:"))
 
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
         let cases = report?["cases"] as? [[String: Any]] ?? []
@@ -39,59 +39,20 @@ struct BenchmarksSmokeTests {
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
-        #expect(list.output.split(separator: "\n").count == Self.caseTitles.count)
+        #expect(list.standardOutput.split(separator: "\n").count == Self.caseTitles.count)
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
-        #expect(bad.error.contains("--scale"))
+        #expect(bad.standardError.contains("--scale"))
         let noCase = try runBenchmarks(["--case", "9"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(noCase.status == 1)
-        #expect(noCase.error.contains("no case 9"))
+        #expect(noCase.standardError.contains("no case 9"))
     }
 }
 
-/// The Benchmarks executable beside the test bundle (`.build/debug/Benchmarks`).
-private let executable = SimulatedDevice.builtExecutable(named: "Benchmarks")
-
-/// Runs Benchmarks with `arguments` and TMPDIR set to `tmp`; kills it after `seconds`.
-private func runBenchmarks(_ arguments: [String], tmp: URL, seconds: Double) throws -> (status: Int32, output: String, error: String) {
-    guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "Benchmarks not built: run swift build first"]) }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
+/// Runs the built Benchmarks with `arguments` and TMPDIR set to `tmp`; kills it after `seconds`.
+private func runBenchmarks(_ arguments: [String], tmp: URL, seconds: Double) throws -> ProcessOutcome {
     var environment = ProcessInfo.processInfo.environment
     environment["TMPDIR"] = tmp.path
     environment["APP_GROUP_BENCH_SCRATCH_CONFIG"] = nil
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Drain both pipes while it runs, so a full pipe never stalls it.
-    let collected = Collected()
-    let readers = [(out, \Collected.output), (err, \Collected.error)].map { pipe, path in
-        Thread {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            collected.set(path, String(decoding: data, as: UTF8.self))
-        }
-    }
-    readers.forEach { $0.start() }
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    collected.ended.wait()
-    collected.ended.wait()
-    return (process.terminationStatus, collected.get(\.output), collected.get(\.error))
-}
-
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    var output = ""
-    var error = ""
-    let ended = DispatchSemaphore(value: 0)
-    func set(_ path: ReferenceWritableKeyPath<Collected, String>, _ text: String) {
-        lock.withLock { self[keyPath: path] = text }
-        ended.signal()
-    }
-    func get(_ path: KeyPath<Collected, String>) -> String { lock.withLock { self[keyPath: path] } }
+    return try LaunchedProcess(built: "Benchmarks", arguments: arguments, environment: environment).wait(timeout: seconds)
 }

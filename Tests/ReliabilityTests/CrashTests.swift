@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import SharedDefaults
 import SharedKeychain
@@ -47,14 +48,14 @@ extension ProcessTests {
                 }
                 var problem: String?
                 do {
-                    let child = try Child(arguments, environment: sandbox.environment(sandbox.share))
-                    if !child.waitFor("ready", seconds: 60) { problem = "writer \(id) never got ready" }
+                    let child = try reliabilityProbe(arguments, environment: sandbox.environment(sandbox.share))
+                    if !child.waitForOutput(containing: "ready", timeout: 60) { problem = "writer \(id) never got ready" }
                     // A random moment inside the write loop (each write takes about a millisecond).
                     usleep(UInt32.random(in: 0...150_000, using: &generator))
                     child.kill()
-                    let end = child.finish()
-                    if end.reason != .uncaughtSignal { problem = "writer \(id) ended by itself (\(end.status)): \(end.error)" }
-                    let last = end.output.split(separator: "\n").last { $0.hasPrefix("ack ") }.flatMap { Int($0.dropFirst(4)) } ?? 0
+                    let end = child.wait(timeout: 120)
+                    if end.signal == nil { problem = "writer \(id) ended by itself (\(end.status)): \(end.standardError)" }
+                    let last = end.standardOutput.split(separator: "\n").last { $0.hasPrefix("ack ") }.flatMap { Int($0.dropFirst(4)) } ?? 0
                     outcomes.update { $0.append(WriterOutcome(id: id, kind: kind, lastAck: last, problem: problem)) }
                 } catch {
                     outcomes.update { $0.append(WriterOutcome(id: id, kind: kind, lastAck: 0, problem: "\(error)")) }

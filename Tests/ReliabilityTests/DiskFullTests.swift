@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -9,13 +10,9 @@ let canMountTmpfs: Bool = {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ReliabilityTests-tmpfs-\(getpid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    process.arguments = ["-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let mount = try? LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                                         ["-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path])
+    return mount?.succeeded == true
 }()
 
 extension ProcessTests {
@@ -26,14 +23,14 @@ extension ProcessTests {
         // In its own mount namespace the child mounts a small tmpfs on the root, then
         // becomes the probe: the full disk is the kernel's, not an injected fault.
         let script = #"mount -t tmpfs -o size=512k tmpfs "$0" && exec "$1" disk-full --group "$2" --scratch "$3""#
-        let probe = try #require(Child.executable)
-        let child = try Child(executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+        let probe = try #require(SimulatedDevice.builtExecutable(named: "ReliabilityProbe"))
+        let child = try LaunchedProcess(executable: URL(fileURLWithPath: "/usr/bin/unshare"),
                               arguments: ["-rm", "sh", "-c", script, sandbox.root.path, probe.path, Sandbox.group, sandbox.scratch.path],
                               environment: sandbox.environment(sandbox.app))
-        let end = child.finish()
-        #expect(end.status == 0, "\(end.output)\(end.error)")
-        #expect(end.output.hasSuffix("done\n"))
-        let figures = end.output.split(separator: "\n").filter { $0.hasPrefix("ok ") }.map { $0.dropFirst(3) }
+        let end = child.wait(timeout: 120)
+        #expect(end.status == 0, "\(end.standardOutput)\(end.standardError)")
+        #expect(end.standardOutput.hasSuffix("done\n"))
+        let figures = end.standardOutput.split(separator: "\n").filter { $0.hasPrefix("ok ") }.map { $0.dropFirst(3) }
         #expect(figures.count == 4)
         report("real disk full (tmpfs 512 KiB): " + figures.joined(separator: "; "))
     }

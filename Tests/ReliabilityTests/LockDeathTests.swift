@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -14,9 +15,9 @@ extension ProcessTests {
             let file = sandbox.root.appendingPathComponent("item-\(lane)")
             for round in stride(from: lane, to: deaths, by: lanes) {
                 do {
-                    let holder = try Child(["hold", "--file", file.path], environment: sandbox.environment(sandbox.app))
-                    guard holder.waitFor("locked", seconds: 60) else {
-                        problems.update { $0.append("round \(round): the holder never locked: \(holder.finish().error)") }
+                    let holder = try reliabilityProbe(["hold", "--file", file.path], environment: sandbox.environment(sandbox.app))
+                    guard holder.waitForOutput(containing: "locked", timeout: 60) else {
+                        problems.update { $0.append("round \(round): the holder never locked: \(holder.wait(timeout: 120).standardError)") }
                         continue
                     }
                     // Half the waiters block in F_OFD_SETLKW, half poll with a deadline.
@@ -40,7 +41,7 @@ extension ProcessTests {
                     } else if let at = acquired.current {
                         delays.update { $0.append((Double(at) - Double(killed)) / 1e9) }
                     }
-                    holder.finish()
+                    holder.wait(timeout: 120)
                 } catch {
                     problems.update { $0.append("round \(round): \(error)") }
                 }

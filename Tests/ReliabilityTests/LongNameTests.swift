@@ -21,12 +21,12 @@ struct LongNameTests {
     func race(_ sandbox: Sandbox, identity: Entitlements, suite: String) throws -> Int? {
         let probe = try #require(SimulatedDevice.builtExecutable(named: "DefaultsProbe"), "DefaultsProbe is not built beside the test bundle")
         let children = try (0..<2).map { _ in
-            try Child(executable: probe, arguments: ["increment", "--suite", suite, "--key", "count", "--count", String(Self.perProcess)],
+            try LaunchedProcess(executable: probe, arguments: ["increment", "--suite", suite, "--key", "count", "--count", String(Self.perProcess)],
                       environment: sandbox.environment(identity))
         }
         for child in children {
-            let end = child.finish(seconds: 120)
-            #expect(end.status == 0 && end.output.contains("done"), "a writer failed: \(end.error)")
+            let end = child.wait(timeout: 120)
+            #expect(end.status == 0 && end.standardOutput.contains("done"), "a writer failed: \(end.standardError)")
         }
         let defaults = try SharedDefaults(requiringSuiteName: suite, resolver: sandbox.resolver(identity))
         return try defaults.load(forKey: "count") as? Int

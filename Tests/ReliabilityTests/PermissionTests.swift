@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import SharedDefaults
 import SharedKeychain
@@ -11,10 +12,10 @@ extension ProcessTests {
         let sandbox = try Sandbox()
         // A root the child makes itself, so the root's own mode is tested too.
         let root = sandbox.base.appendingPathComponent("fresh/root", isDirectory: true)
-        let child = try Child(["populate", "--umask", "000", "--group", Sandbox.group, "--scratch", sandbox.scratch.path],
+        let child = try reliabilityProbe(["populate", "--umask", "000", "--group", Sandbox.group, "--scratch", sandbox.scratch.path],
                               environment: sandbox.environment(sandbox.app, root: root))
-        let end = child.finish()
-        #expect(end.status == 0 && end.output.contains("done"), "populate failed: \(end.error)")
+        let end = child.wait(timeout: 120)
+        #expect(end.status == 0 && end.standardOutput.contains("done"), "populate failed: \(end.standardError)")
         var entries = walk(root)
         var rootStatus = stat()
         #expect(lstat(root.path, &rootStatus) == 0)
@@ -56,12 +57,12 @@ extension ProcessTests {
         // Not quiet: the refusals' diagnostics on standard error are checked too.
         var environment = sandbox.environment(sandbox.outsider)
         environment["APP_GROUP_QUIET"] = nil
-        let child = try Child(["outsider", "--group", Sandbox.group], environment: environment)
-        let end = child.finish()
-        let refused = end.output.split(separator: "\n").filter { $0.hasPrefix("refused ") }
-        #expect(end.status == 0, "the outsider got through: \(end.output) \(end.error)")
-        #expect(refused.count == 10 && !end.output.contains("ALLOWED"), "\(end.output)")
-        #expect(end.error.contains("not entitled"), "the refusals say why: \(end.error.prefix(400))")
+        let child = try reliabilityProbe(["outsider", "--group", Sandbox.group], environment: environment)
+        let end = child.wait(timeout: 120)
+        let refused = end.standardOutput.split(separator: "\n").filter { $0.hasPrefix("refused ") }
+        #expect(end.status == 0, "the outsider got through: \(end.standardOutput) \(end.standardError)")
+        #expect(refused.count == 10 && !end.standardOutput.contains("ALLOWED"), "\(end.standardOutput)")
+        #expect(end.standardError.contains("not entitled"), "the refusals say why: \(end.standardError.prefix(400))")
 
         #expect(snapshot(sandbox.root) == before, "the outsider changed nothing under the root")
         #expect(try defaults.load(forKey: "key") as? String == "app's")

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import SharedDefaults
 import Testing
@@ -10,9 +11,9 @@ extension ProcessTests {
         let sandbox = try Sandbox()
         let seconds = Load.soakSeconds
         let workers = 8
-        var children: [Child] = []
+        var children: [LaunchedProcess] = []
         for id in 0..<workers {
-            children.append(try Child(["soak", "--group", Sandbox.group, "--id", "\(id)", "--seconds", "\(seconds)"],
+            children.append(try reliabilityProbe(["soak", "--group", Sandbox.group, "--id", "\(id)", "--seconds", "\(seconds)"],
                                       environment: sandbox.environment(id % 2 == 0 ? sandbox.app : sandbox.share)))
         }
         var lastSet: [String: Int] = [:]
@@ -22,11 +23,11 @@ extension ProcessTests {
         var growth: [Int] = []
         var operations = 0
         for (id, child) in children.enumerated() {
-            let end = child.finish(seconds: Double(seconds) + 300)
-            #expect(end.status == 0 && end.reason == .exit, "worker \(id) failed: \(end.error)")
+            let end = child.wait(timeout: Double(seconds) + 300)
+            #expect(end.status == 0 && end.signal == nil, "worker \(id) failed: \(end.standardError)")
             var rssStart = 0
             var rssEnd = 0
-            for line in end.output.split(separator: "\n") {
+            for line in end.standardOutput.split(separator: "\n") {
                 let parts = line.split(separator: " ").map(String.init)
                 switch parts.first {
                 case "set": lastSet["s\(id).\(parts[1])"] = Int(parts[2]); operations += 1
@@ -38,7 +39,7 @@ extension ProcessTests {
                 default: break
                 }
             }
-            #expect(end.output.hasSuffix("done\n"), "worker \(id) did not finish its run")
+            #expect(end.standardOutput.hasSuffix("done\n"), "worker \(id) did not finish its run")
             growth.append(rssEnd - rssStart)
             // Generous: the workers' caches are bounded; a leak per operation would
             // grow by far more than this over thousands of operations.

@@ -26,46 +26,39 @@ enum Load {
     static var seed: UInt64 { UInt64(environment["APP_GROUP_SOAK_SEED"] ?? "") ?? 0x5EED_0AB1_E5 }
 }
 
-/// A fresh directory for one test: `root/` (the container root), `outside/` (where
+/// A simulated device for one test: `root/` (the container root), `outside/` (where
 /// planted links point; nothing may ever be written there) and `scratch/` (files
-/// the writers share from). Removed when the test ends.
+/// the writers share from), with the identities the probes run as. Removed when
+/// the test ends.
 final class Sandbox: @unchecked Sendable {
     static let group = "group.ai.systenics.reliability"
-    let base: URL
-    let root: URL
-    let outside: URL
-    let scratch: URL
+    let device: SimulatedDevice
     let app: Entitlements
     let share: Entitlements
     let outsider: Entitlements
 
+    var base: URL { device.directory }
+    var root: URL { device.root }
+    var outside: URL { device.outside }
+    var scratch: URL { device.scratch }
+
     init() throws {
-        base = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ReliabilityTests-\(getpid())-\(UUID().uuidString)", isDirectory: true)
-        root = base.appendingPathComponent("root", isDirectory: true)
-        outside = base.appendingPathComponent("outside", isDirectory: true)
-        scratch = base.appendingPathComponent("scratch", isDirectory: true)
-        for directory in [root, outside, scratch] {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
+        device = try SimulatedDevice(name: "ReliabilityTests")
         app = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability", applicationGroups: [Self.group])
         share = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.reliability.share", applicationGroups: [Self.group])
         outsider = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.other")
     }
 
-    deinit { try? FileManager.default.removeItem(at: base) }
-
     func resolver(_ identity: Entitlements? = nil) -> ContainerResolver {
         ContainerResolver(root: root, entitlements: identity ?? app)
     }
 
-    /// The environment that makes a probe act as `identity` on this sandbox's root.
+    /// The environment that makes a probe act as `identity` on this sandbox's root
+    /// (or on `root` when given).
     func environment(_ identity: Entitlements, root: URL? = nil) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in identity.environment { env[k] = v }
-        env[ContainerResolver.rootEnvironmentKey] = (root ?? self.root).path
-        env["APP_GROUP_QUIET"] = "1"
-        return env
+        var environment = device.environment(identity: identity, extra: ["APP_GROUP_QUIET": "1"])
+        if let root { environment[ContainerResolver.rootEnvironmentKey] = root.path }
+        return environment
     }
 
     /// Every path under `outside/` (must stay empty but for what a test put there).
@@ -74,79 +67,9 @@ final class Sandbox: @unchecked Sendable {
     }
 }
 
-/// A running ReliabilityProbe, its standard output collected line by line.
-final class Child: @unchecked Sendable {
-    let process = Process()
-    private let out = Pipe()
-    private let err = Pipe()
-    private let box = TextBox()
-    private let errorBox = TextBox()
-
-    static let executable = SimulatedDevice.builtExecutable(named: "ReliabilityProbe")
-
-    convenience init(_ arguments: [String], environment: [String: String]) throws {
-        try self.init(executable: try #require(Self.executable, "ReliabilityProbe is not built beside the test bundle"),
-                      arguments: arguments, environment: environment)
-    }
-
-    init(executable: URL, arguments: [String], environment: [String: String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        for (pipe, target) in [(out, box), (err, errorBox)] {
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread {
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    target.append(data)
-                }
-                target.ended.signal()
-            }
-        }
-    }
-
-    var pid: Int32 { process.processIdentifier }
-    var output: String { box.text }
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
-
-    /// Waits (up to `seconds`, a liveness deadline) until standard output holds `text`.
-    func waitFor(_ text: String, seconds: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if box.contains(text) { return true }
-            if !process.isRunning { return box.contains(text) }
-            usleep(1_000)
-        }
-        return box.contains(text)
-    }
-
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
-
-    /// Waits for the exit (killing it after `seconds`) and returns the status and
-    /// the two outputs once both pipes are closed.
-    @discardableResult
-    func finish(seconds: Double = 120) -> (status: Int32, reason: Process.TerminationReason, output: String, error: String) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning { kill() }
-        process.waitUntilExit()
-        _ = box.ended.wait(timeout: .now() + 10)
-        _ = errorBox.ended.wait(timeout: .now() + 10)
-        return (process.terminationStatus, process.terminationReason, box.text, errorBox.text)
-    }
-}
-
-final class TextBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    let ended = DispatchSemaphore(value: 0)
-    func append(_ more: Data) { lock.withLock { data.append(more) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-    func contains(_ s: String) -> Bool { lock.withLock { data.range(of: Data(s.utf8)) != nil } }
+/// Starts ReliabilityProbe (Sources/ReliabilityProbe) with `arguments` and exactly `environment`.
+func reliabilityProbe(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {
+    try LaunchedProcess(built: "ReliabilityProbe", arguments: arguments, environment: environment)
 }
 
 /// Runs `body(lane)` for each lane on its own thread and waits for all of them

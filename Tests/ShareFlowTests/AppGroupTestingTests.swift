@@ -60,4 +60,46 @@ import ShareInbox
         }
         #expect(items.map(\.senderBundleIdentifier) == ["ai.systenics.notes.widget"])
     }
+
+    @Test func aLaunchedProcessStreamsItsOutputAndEndsAsSignalled() throws {
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let process = try LaunchedProcess(executable: shell, arguments: ["-c", "printf 'one\\ntw'; printf 'o\\nready\\n'; echo oops >&2; exec sleep 60"],
+                                          environment: ProcessInfo.processInfo.environment)
+        #expect(process.waitForLine("ready", timeout: 30))
+        #expect(process.waitForOutput(containing: "one\ntwo", timeout: 30))
+        #expect(process.waitForErrorLine(timeout: 30) { $0 == "oops" } != nil)
+        #expect(process.outputLines == ["one", "two", "ready"])
+        process.kill()
+        let end = process.wait(timeout: 30)
+        #expect(end.signal == SIGKILL && !end.timedOut && !end.succeeded)
+        #expect(end.standardOutput == "one\ntwo\nready\n" && end.standardError == "oops\n")
+        process.kill() // ended: nothing is sent, and waiting again gives the same outcome
+        #expect(process.wait(timeout: 1) == end)
+    }
+
+    @Test func aProcessPastItsDeadlineIsKilledAndSaysSo() throws {
+        let end = try LaunchedProcess.run(URL(fileURLWithPath: "/bin/sleep"), ["60"], timeout: 0.2)
+        #expect(end.timedOut && end.signal == SIGKILL)
+        #expect(try LaunchedProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exit 3"]).status == 3)
+    }
+
+    @Test func aMissingProductIsATypedErrorThatSaysHowToBuildIt() {
+        let error = #expect(throws: ExecutableNotBuilt.self) { try LaunchedProcess(built: "NoSuchProduct", arguments: [], environment: [:]) }
+        #expect(error?.name == "NoSuchProduct" && error?.description.contains("swift build") == true)
+    }
+
+    @Test func theDeviceHasScratchAndOutsideDirectoriesAndListsFiles() throws {
+        try SimulatedDevice.with { device in
+            for directory in [device.root, device.scratch, device.outside] {
+                #expect(directory.deletingLastPathComponent() == device.directory)
+            }
+            let (url, data) = try device.makeScratchFile(named: "a.bin", randomBytes: 1000)
+            #expect(try Data(contentsOf: url) == data && data.count == 1000)
+            try FileManager.default.createDirectory(at: device.scratch.appendingPathComponent("sub"), withIntermediateDirectories: false)
+            try Data().write(to: device.scratch.appendingPathComponent("sub/b"))
+            #expect(SimulatedDevice.files(under: device.scratch) == ["a.bin", "sub/b"])
+            let environment = device.environment(identity: nil, extra: ["X": "1"])
+            #expect(environment["APP_GROUP_CONTAINERS_ROOT"] == device.root.path && environment["X"] == "1")
+        }
+    }
 }

@@ -254,11 +254,7 @@ import ShareInbox
     /// The device's directory holds what FileManager cannot remove (paths over
     /// PATH_MAX, names that are not UTF-8).
     func removeDeviceTree() {
-        let rm = Process()
-        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
-        rm.arguments = ["-rf", device.root.path]
-        try? rm.run()
-        rm.waitUntilExit()
+        _ = try? LaunchedProcess.run(URL(fileURLWithPath: "/bin/rm"), ["-rf", device.root.path])
     }
 
     @Test("finding 7: for a user who cannot remove a read-only subdirectory, the delivered item is quarantined and the next one arrives")
@@ -275,12 +271,7 @@ import ShareInbox
         try Data("x".utf8).write(to: locked.appendingPathComponent("x"))
         // The drain runs as nobody (65534), owning the whole root; "locked" is r-x.
         #expect(chmod(device.root.deletingLastPathComponent().path, 0o711) == 0)
-        let chown = Process()
-        chown.executableURL = URL(fileURLWithPath: "/bin/chown")
-        chown.arguments = ["-R", "65534:65534", device.root.path]
-        try chown.run()
-        chown.waitUntilExit()
-        #expect(chown.terminationStatus == 0)
+        #expect(try LaunchedProcess.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", device.root.path]).status == 0)
         #expect(chmod(locked.path, 0o500) == 0)
         let rounds = try threeDrains(prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         #expect(rounds.flatMap { $0 } == ["https://example.com/1", "https://example.com/2"], "\(rounds)")

@@ -125,8 +125,8 @@ import ShareInbox
             #expect(item["fileBytes"] as? Int == size && item["fileChecksum"] as? String == checksum, "a torn attachment was delivered: \(item)")
         }
         #expect(Demo.sequences(items) == Demo.sequences(items).sorted())
-        #expect(Demo.files(under: inbox.appendingPathComponent("Staging")).isEmpty, "staging of killed writers was not cleaned up")
-        #expect(Demo.files(under: inbox.appendingPathComponent("Items")).isEmpty)
+        #expect(SimulatedDevice.files(under: inbox.appendingPathComponent("Staging")).isEmpty, "staging of killed writers was not cleaned up")
+        #expect(SimulatedDevice.files(under: inbox.appendingPathComponent("Items")).isEmpty)
         print("killed-writers test: \(killed) killed, \(leftovers) staging leftovers, \(exitedZero) exited 0, \(confirmed.count) confirmed, \(items.count) delivered")
     }
 

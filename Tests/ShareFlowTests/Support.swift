@@ -10,7 +10,7 @@ enum Demo {
 
     /// `.build/debug/ShareFlowDemo`, built with the test target (it depends on it).
     static func binary() throws -> URL {
-        try #require(SimulatedDevice.builtExecutable(named: "ShareFlowDemo"), "ShareFlowDemo was not built beside the test bundle")
+        try SimulatedDevice.requireBuiltExecutable(named: "ShareFlowDemo")
     }
 
     /// `shared <n> <url>` lines of an extension: url -> sequence number.
@@ -40,15 +40,9 @@ enum Demo {
 
     static func app(_ extra: [String] = []) -> [String] { ["app", "--group", group, "--json"] + extra }
 
-    /// A file of `size` pseudo-random bytes in the device's scratch directory.
+    /// A file of `size` random bytes in the device's scratch directory, and its checksum.
     static func payload(_ device: SimulatedDevice, name: String = "payload.bin", size: Int) throws -> (url: URL, checksum: String) {
-        var generator = SystemRandomNumberGenerator()
-        var data = Data(count: size)
-        data.withUnsafeMutableBytes { raw in
-            for i in 0..<raw.count { raw[i] = UInt8.random(in: 0...255, using: &generator) }
-        }
-        let url = device.scratch.appendingPathComponent(name)
-        try data.write(to: url)
+        let (url, data) = try device.makeScratchFile(named: name, randomBytes: size)
         return (url, fnv1a(data))
     }
 
@@ -60,17 +54,5 @@ enum Demo {
             hash = hash &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
-    }
-
-    /// Entries (recursively, relative paths) under `directory`, bookkeeping files excluded.
-    static func files(under directory: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        var result: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { result.append(path) }
-        }
-        return result.sorted()
     }
 }

@@ -67,7 +67,7 @@ import ShareInbox
     }
 
     @Test func attachmentsAreCopiedAndRemovedWithTheirItem() throws {
-        let (source, payload) = try InboxFixture.payload(device, size: 200_000)
+        let (source, payload) = try device.makeScratchFile(randomBytes: 200_000)
         let note = device.scratch.appendingPathComponent("note.txt")
         try Data("a note".utf8).write(to: note)
         let share = try inbox(notes.shareExtension, durable: true)
@@ -86,7 +86,7 @@ import ShareInbox
         #expect(seen.count == 2)
         #expect(seen.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
         // Nothing of the item is left anywhere in the inbox: only the sequence file and its lock.
-        #expect(InboxFixture.files(under: share.directory) == [".Sequence.lock", "Sequence"])
+        #expect(SimulatedDevice.files(under: share.directory) == [".Sequence.lock", "Sequence"])
     }
 
     @Test func anItemIsRemovedOnlyAfterTheHandlerReturns() throws {
@@ -232,7 +232,7 @@ import ShareInbox
         }
         // Nothing was published, nothing left in staging.
         #expect(try share.pendingCount() == 0)
-        #expect(InboxFixture.files(under: share.directory).filter { !$0.hasPrefix(".") } == [])
+        #expect(SimulatedDevice.files(under: share.directory).filter { !$0.hasPrefix(".") } == [])
         // A good attachment inside the readable directory is accepted.
         try share.enqueue(attach(good))
         #expect(try share.pendingCount() == 1)

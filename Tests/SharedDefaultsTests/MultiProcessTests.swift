@@ -14,8 +14,8 @@ struct MultiProcessTests {
             try device.probe(["increment", "--suite", Device.group, "--key", "counter", "--count", "1000"], as: $0)
         }
         for probe in probes {
-            let result = probe.finish(seconds: 100)
-            #expect(result.status == 0, "probe failed: \(result.error)")
+            let result = probe.wait(timeout: 100)
+            #expect(result.status == 0, "probe failed: \(result.standardError)")
         }
         let defaults = try device.defaults()
         #expect(defaults.integer(forKey: "counter") == 4000)
@@ -28,8 +28,8 @@ struct MultiProcessTests {
         let defaults = try SharedDefaults(requiringSuiteName: Device.group, resolver: device.resolver(),
                                           coordinator: FileCoordinator(timeout: 10))
         #expect(eventually(seconds: 30) { defaults.integer(forKey: "counter") >= 50 })
-        kill(writer.process.processIdentifier, SIGKILL)
-        let result = writer.finish()
+        writer.kill()
+        let result = writer.wait(timeout: 90)
         #expect(result.status == SIGKILL)
         let before = try #require(try defaults.load(forKey: "counter") as? Int)
         // The kernel dropped the dead writer's lock: this update neither waits nor fails.
@@ -43,11 +43,11 @@ struct MultiProcessTests {
         let device = try Device()
         let reader = try device.probe(["poll", "--suite", Device.group, "--key", "n", "--until", "500"], as: device.app)
         let writer = try device.probe(["count", "--suite", Device.group, "--key", "n", "--to", "500"], as: device.share)
-        let written = writer.finish()
-        #expect(written.status == 0, "writer failed: \(written.error)")
-        let read = reader.finish()
-        #expect(read.status == 0, "reader failed: \(read.error)")
-        #expect(read.output.contains("reached 500"))
+        let written = writer.wait(timeout: 90)
+        #expect(written.status == 0, "writer failed: \(written.standardError)")
+        let read = reader.wait(timeout: 90)
+        #expect(read.status == 0, "reader failed: \(read.standardError)")
+        #expect(read.standardOutput.contains("reached 500"))
     }
 
     @Test("keys written by two processes at the same time are all present")
@@ -55,8 +55,8 @@ struct MultiProcessTests {
         let device = try Device()
         let a = try device.probe(["set-many", "--suite", Device.group, "--prefix", "a", "--count", "150"], as: device.app)
         let b = try device.probe(["set-many", "--suite", Device.group, "--prefix", "b", "--count", "150"], as: device.share)
-        #expect(a.finish().status == 0)
-        #expect(b.finish().status == 0)
+        #expect(a.wait(timeout: 90).status == 0)
+        #expect(b.wait(timeout: 90).status == 0)
         let domain = try device.defaults().persistentDomain()
         #expect(domain.count == 300)
         for i in 0..<150 {
@@ -68,9 +68,9 @@ struct MultiProcessTests {
     @Test("register(defaults:) is seen by its own process only and never reaches the file")
     func registrationIsVolatileAndPrivate() throws {
         let device = try Device()
-        let result = try device.probe(["register", "--suite", Device.group, "--key", "theme", "--value", "dark"]).finish()
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("dark"), "the registering process reads its default")
+        let result = try device.probe(["register", "--suite", Device.group, "--key", "theme", "--value", "dark"]).wait(timeout: 90)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("dark"), "the registering process reads its default")
         let defaults = try device.defaults()
         #expect(defaults.integer(forKey: "written") == 1, "the probe's write is visible")
         #expect(defaults.object(forKey: "theme") == nil, "another process never sees a registered default")
@@ -87,7 +87,7 @@ struct MultiProcessTests {
         let seen = Seen()
         let observation = try defaults.addObserver(forKey: "greeting") { value in seen.add(value as? Int) }
         defer { observation.cancel() }
-        let result = try device.probe(["count", "--suite", Device.group, "--key", "greeting", "--to", "1"]).finish()
+        let result = try device.probe(["count", "--suite", Device.group, "--key", "greeting", "--to", "1"]).wait(timeout: 90)
         #expect(result.status == 0)
         #expect(eventually(seconds: 2) { seen.values.contains(1) }, "delivered within 2 s")
     }
@@ -115,7 +115,7 @@ struct MultiProcessTests {
             group.cancelAll()
             return first
         }
-        #expect(writer.finish().status == 0)
+        #expect(writer.wait(timeout: 90).status == 0)
         #expect(received.last == 100, "received \(received)")
         let numbers = received.compactMap { $0 }
         #expect(numbers == numbers.sorted(), "values arrive in order: \(numbers)")
@@ -125,12 +125,12 @@ struct MultiProcessTests {
     func observerInAnotherProcess() throws {
         let device = try Device()
         let watcher = try device.probe(["watch", "--suite", Device.group, "--key", "k", "--until", "3"])
-        #expect(watcher.waitFor("ready"))
+        #expect(watcher.waitForOutput(containing: "ready"))
         let defaults = try device.defaults()
         for n in 1...3 { try defaults.save(n, forKey: "k") }
-        let result = watcher.finish(seconds: 10)
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.split(separator: "\n").last == "3")
+        let result = watcher.wait(timeout: 10)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").last == "3")
     }
 }
 

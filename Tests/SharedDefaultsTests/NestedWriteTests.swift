@@ -132,8 +132,8 @@ struct NestedWriteTests {
         let b = try device.probe(["nested", "--suite", Device.group, "--prefix", "b", "--count", "60"], as: device.share)
         let c = try device.probe(["increment", "--suite", Device.group, "--key", "shared", "--count", "120"], as: device.share)
         for probe in [a, b, c] {
-            let result = probe.finish()
-            #expect(result.status == 0, "probe failed: \(result.error)")
+            let result = probe.wait(timeout: 90)
+            #expect(result.status == 0, "probe failed: \(result.standardError)")
         }
         let disk = try onDisk(device)
         #expect(disk["acount"] as? Int == 60)

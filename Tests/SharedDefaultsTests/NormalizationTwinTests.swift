@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
@@ -50,18 +51,9 @@ struct NormalizationTwinTests {
     """#
 
     static func python(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", peer] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 failed: \(errors)")
-        return text
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", peer] + arguments)
+        #expect(python.status == 0, "python3 failed: \(python.standardError)")
+        return python.standardOutput
     }
 
     @Test("a Python peer writes both spellings; a DefaultsProbe process writes another key; both spellings keep their values")
@@ -69,8 +61,8 @@ struct NormalizationTwinTests {
         let device = try Device()
         let suite = try device.defaults()
         _ = try Self.python([suite.fileURL.path, "write"])
-        let probe = try device.probe(["count", "--suite", Device.group, "--key", "other", "--to", "1"]).finish()
-        #expect(probe.status == 0, "\(probe.error)")
+        let probe = try device.probe(["count", "--suite", Device.group, "--key", "other", "--to", "1"]).wait(timeout: 90)
+        #expect(probe.status == 0, "\(probe.standardError)")
         // Read by Python, which keeps both spellings apart.
         let json = try Self.python([suite.fileURL.path, "read"])
         #expect(json.contains(#""caf\u00e9": "composed""#), "\(json)")
@@ -78,10 +70,10 @@ struct NormalizationTwinTests {
         #expect(json.contains(#""nested": {"cafe\u0301": 2, "caf\u00e9": 1}"#), "\(json)")
         #expect(json.contains(#""other": 1"#), "\(json)")
         // And each spelling reads its own value, in another process and in this one.
-        let composed = try device.probe(["get", "--suite", Device.group, "--key", Self.composed]).finish()
-        let decomposed = try device.probe(["get", "--suite", Device.group, "--key", Self.decomposed]).finish()
-        #expect(composed.output == "composed\n")
-        #expect(decomposed.output == "decomposed\n")
+        let composed = try device.probe(["get", "--suite", Device.group, "--key", Self.composed]).wait(timeout: 90)
+        let decomposed = try device.probe(["get", "--suite", Device.group, "--key", Self.decomposed]).wait(timeout: 90)
+        #expect(composed.standardOutput == "composed\n")
+        #expect(decomposed.standardOutput == "decomposed\n")
         #expect(suite.string(forKey: Self.composed) == "composed")
         #expect(suite.string(forKey: Self.decomposed) == "decomposed")
     }

@@ -149,15 +149,8 @@ struct PropertyListCodecTests {
                     with open(os.path.join(d, "%d.%s.py.%s" % (i, source, ext)), "wb") as f:
                         plistlib.dump(value, f, fmt=fmt, sort_keys=False)
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, directory.path, String(trees.count)]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3: \(errors)")
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, directory.path, String(trees.count)])
+        try #require(python.status == 0, "python3: \(python.standardError)")
         for (i, tree) in trees.enumerated() {
             for name in ["bin.py.bin", "bin.py.xml", "xml.py.bin", "xml.py.xml"] {
                 let data = try Data(contentsOf: directory.appendingPathComponent("\(i).\(name)"))

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
@@ -335,15 +336,10 @@ struct ValueTests {
         defaults.set(3, forKey: "count")
         let data = try Data(contentsOf: defaults.fileURL)
         #expect(data.starts(with: Array("bplist00".utf8)))
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['greeting'], d['count'])", defaults.fileURL.path]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
-        #expect(output == "hello 3\n")
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), [
+            "-c", "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['greeting'], d['count'])", defaults.fileURL.path,
+        ])
+        #expect(python.status == 0)
+        #expect(python.standardOutput == "hello 3\n")
     }
 }

@@ -18,9 +18,9 @@ import Testing
 
         // Three readers, three processes, started together.
         let readers = try [Targets.app, Targets.share, Targets.widget].map {
-            try Probe.Running(["read-session-token", "--expect", "tok-7f3a"], environment: box.environment($0))
+            try Probe.start(["read-session-token", "--expect", "tok-7f3a"], environment: box.environment($0))
         }
-        for (reader, name) in zip(readers.map { $0.finish() }, ["app", "share extension", "widget"]) {
+        for (reader, name) in zip(readers.map { ProbeResult($0.wait(timeout: 120)) }, ["app", "share extension", "widget"]) {
             #expect(reader.stdout == "status=0 match", "\(name): \(reader.stderr)")
         }
     }

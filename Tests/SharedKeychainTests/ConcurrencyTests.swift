@@ -18,13 +18,13 @@ import Testing
         let perProcess = 40
         let identities = [Targets.app, Targets.share, Targets.widget, Targets.app]
         let writers = try identities.enumerated().map { index, identity in
-            try Probe.Running(["add-many", "--prefix", "p\(index)", "--count", String(perProcess)], environment: box.environment(identity))
+            try Probe.start(["add-many", "--prefix", "p\(index)", "--count", String(perProcess)], environment: box.environment(identity))
         }
         // Meanwhile this process adds too, through the typed layer.
         let app = box.keychain(Targets.app)
         for i in 0..<perProcess { try app.add(Data("t\(i)".utf8), for: GenericPassword(service: "race", account: "test-\(i)")) }
         for writer in writers {
-            let result = writer.finish()
+            let result = ProbeResult(writer.wait(timeout: 120))
             #expect(result.stdout == "added=\(perProcess)", "\(result.stderr)")
         }
         let total = perProcess * (identities.count + 1)
@@ -43,8 +43,8 @@ import Testing
         defer { box.remove() }
         let app = box.keychain(Targets.app)
         try app.add(Data("before".utf8), for: GenericPassword(service: "s", account: "before"))
-        let holder = try Probe.Running(["hold-lock"], environment: box.environment(Targets.app))
-        #expect(holder.waitForLine("locked", seconds: 30))
+        let holder = try Probe.start(["hold-lock"], environment: box.environment(Targets.app))
+        #expect(holder.waitForOutput(containing: "locked", timeout: 30))
         // While it holds the lock, a writer with a short timeout fails with errSecIO...
         var impatient = app
         impatient.coordinationTimeout = 0.2
@@ -58,8 +58,8 @@ import Testing
         // ...readers are not blocked (atomic renames)...
         #expect(try app.read(GenericPassword(service: "s", account: "before")) == Data("before".utf8))
         // ...and once it is killed, the kernel drops its lock.
-        kill(holder.process.processIdentifier, SIGKILL)
-        _ = holder.finish()
+        holder.kill()
+        holder.wait(timeout: 120)
         try app.add(Data("after".utf8), for: GenericPassword(service: "s", account: "after"))
         #expect(try box.device.itemCount() == 2)
     }

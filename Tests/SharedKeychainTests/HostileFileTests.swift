@@ -118,15 +118,14 @@ struct HostileFileTests {
         // its own is there, then SIGKILLed, so that every run really leaves some.
         var midSave = 0
         for round in 0..<4 {
-            let writers = try (0..<2).map { try Probe.Running(["add-until-killed", "--prefix", "r\(round)w\($0)", "--size", "4096"], environment: app) }
-            var outputs = writers.map { Self.readUntilAcknowledged($0) }
+            let writers = try (0..<2).map { try Probe.start(["add-until-killed", "--prefix", "r\(round)w\($0)", "--size", "4096"], environment: app) }
+            for writer in writers { _ = writer.waitForOutput(containing: "acked ", timeout: 30) }
             usleep(UInt32.random(in: 0...50_000, using: &generator))
-            kill(writers[0].process.processIdentifier, SIGKILL)
-            if Self.killMidSave(writers[1].process.processIdentifier, in: box, using: &generator) { midSave += 1 }
-            for (index, writer) in writers.enumerated() {
-                outputs[index] += String(decoding: writer.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                _ = writer.finish()
-                for line in outputs[index].split(separator: "\n") where line.hasPrefix("acked ") { acknowledged.insert(String(line.dropFirst(6))) }
+            writers[0].kill()
+            if Self.killMidSave(writers[1].processIdentifier, in: box, using: &generator) { midSave += 1 }
+            for writer in writers {
+                let output = writer.wait(timeout: 120).standardOutput
+                for line in output.split(separator: "\n") where line.hasPrefix("acked ") { acknowledged.insert(String(line.dropFirst(6))) }
             }
             // What a kill leaves must never be readable by anyone else.
             for name in Self.temporaries(box) {
@@ -200,18 +199,6 @@ struct HostileFileTests {
         return Data(out)
     }
 
-    /// Standard output of `writer` up to its first "acked" line (or its end, or 30 s).
-    static func readUntilAcknowledged(_ writer: Probe.Running) -> String {
-        var seen = ""
-        let deadline = Date().addingTimeInterval(30)
-        while !seen.contains("acked "), Date() < deadline {
-            let chunk = writer.out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        return seen
-    }
-
     /// Stops `pid` at random moments until one of its save temporaries is there, then
     /// SIGKILLs it (at once when 10 s pass without one). True when caught mid-save.
     static func killMidSave(_ pid: pid_t, in box: Sandbox, using generator: inout SystemRandomNumberGenerator) -> Bool {
@@ -249,26 +236,10 @@ struct HostileFileTests {
 
     /// Runs a probe with a 30-second liveness deadline (then it is killed).
     static func run(_ arguments: [String], _ environment: [String: String]) throws -> End {
-        let running = try Probe.Running(arguments, environment: environment)
-        let pid = running.process.processIdentifier
-        let timedOut = Locked(false)
-        let watchdog = DispatchWorkItem {
-            timedOut.set(true)
-            kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        let end = running.finish()
-        watchdog.cancel()
-        return End(stdout: end.stdout, stderr: end.stderr, exitedNormally: running.process.terminationReason == .exit,
-                   code: end.status, timedOut: timedOut.get())
-    }
-
-    final class Locked<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: T
-        init(_ value: T) { self.value = value }
-        func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
-        func set(_ new: T) { lock.lock(); value = new; lock.unlock() }
+        let outcome = try Probe.start(arguments, environment: environment).wait(timeout: 30)
+        let end = ProbeResult(outcome)
+        return End(stdout: end.stdout, stderr: end.stderr, exitedNormally: outcome.signal == nil,
+                   code: end.status, timedOut: outcome.timedOut)
     }
 }
 

@@ -4,19 +4,20 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 
-/// A fresh temporary root holding one simulated device; removed by `remove()`.
+/// A simulated device holding one keychain device; removed by `remove()`.
 struct Sandbox {
-    let root: URL
+    let simulated: SimulatedDevice
     let device: KeychainDevice
 
+    /// The device's container root.
+    var root: URL { simulated.root }
+
     init() throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("SharedKeychainTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        device = try KeychainDevice(root: root, name: "phone")
+        simulated = try SimulatedDevice(name: "SharedKeychainTests")
+        device = try KeychainDevice(root: simulated.root, name: "phone")
     }
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+    func remove() { simulated.remove() }
 
     func keychain(_ identity: Entitlements, _ behavior: Keychain.Behavior = .iOS) -> Keychain {
         Keychain(device: device, identity: identity, behavior: behavior)
@@ -24,13 +25,8 @@ struct Sandbox {
 
     /// The environment that makes a probe process run as `identity` on this device.
     func environment(_ identity: Entitlements, behavior: String = "iOS", extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in identity.environment { env[key] = value }
-        env[ContainerResolver.rootEnvironmentKey] = root.path
-        env[KeychainDevice.environmentKey] = device.name
-        env[Keychain.Behavior.environmentKey] = behavior
-        for (key, value) in extra { env[key] = value }
-        return env
+        let keychain = [KeychainDevice.environmentKey: device.name, Keychain.Behavior.environmentKey: behavior]
+        return simulated.environment(identity: identity, extra: keychain.merging(extra) { $1 })
     }
 }
 
@@ -56,63 +52,30 @@ enum Targets {
     static let groupOnlyShare = make("com.example.reader.share", sharing: false)
 }
 
-/// A finished probe process.
+/// A finished probe process, its standard output trimmed (the probe prints one
+/// short answer).
 struct ProbeResult {
     let status: Int32
     let stdout: String
     let stderr: String
+
+    init(_ outcome: ProcessOutcome) {
+        status = outcome.status
+        stdout = outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        stderr = outcome.standardError
+    }
 }
 
-/// Runs the KeychainProbe executable built beside the test bundle.
+/// KeychainProbe (Sources/KeychainProbe), the child process these tests spawn.
 enum Probe {
-    static let url = SimulatedDevice.builtExecutable(named: "KeychainProbe")
-
-    /// A started probe; `finish()` waits for it and collects its output.
-    final class Running: @unchecked Sendable {
-        let process = Process()
-        let out = Pipe()
-        let err = Pipe()
-
-        init(_ arguments: [String], environment: [String: String]) throws {
-            guard let url = Probe.url else { throw ProbeMissing() }
-            process.executableURL = url
-            process.arguments = arguments
-            process.environment = environment
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-        }
-
-        func finish() -> ProbeResult {
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return ProbeResult(status: process.terminationStatus,
-                               stdout: String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-                               stderr: String(decoding: stderr, as: UTF8.self))
-        }
-
-        /// Reads stdout until `line` appears or the deadline passes.
-        func waitForLine(_ line: String, seconds: Double) -> Bool {
-            let handle = out.fileHandleForReading
-            var seen = ""
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return false }
-                seen += String(decoding: chunk, as: UTF8.self)
-                if seen.contains(line) { return true }
-            }
-            return false
-        }
+    /// Starts the probe with `arguments` and exactly `environment`.
+    static func start(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {
+        try LaunchedProcess(built: "KeychainProbe", arguments: arguments, environment: environment)
     }
 
-    struct ProbeMissing: Error, CustomStringConvertible {
-        var description: String { "KeychainProbe was not found beside the test bundle: run `swift build` first" }
-    }
-
+    /// Runs the probe to its end (killed after 120 s, a liveness deadline).
     static func run(_ arguments: [String], _ environment: [String: String]) throws -> ProbeResult {
-        try Running(arguments, environment: environment).finish()
+        ProbeResult(try start(arguments, environment: environment).wait(timeout: 120))
     }
 }
 
