@@ -13,17 +13,23 @@ enum FileKind: Equatable {
     case unreadable(errno: Errno)
 
     init(_ url: URL) {
-        var st = stat()
-        guard lstat(url.path, &st) == 0 else {
-            let code = Errno.current
-            self = code == .ENOENT || code == .ENOTDIR ? .missing : .unreadable(errno: code)
+        // Through the package's system-call layer, like every other call it makes.
+        let status: FileOperations.Status?
+        do {
+            status = try FileOperations.status(url.path)
+        } catch {
+            self = .unreadable(errno: FileOperations.errno(of: error) ?? .EIO)
             return
         }
-        switch st.st_mode & S_IFMT {
-        case S_IFDIR: self = .directory
-        case S_IFREG: self = .regular(size: Int64(st.st_size))
-        case S_IFLNK: self = .symbolicLink(target: (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?")
-        default: self = .other("special file")
+        guard let status else { self = .missing; return }
+        if status.isDirectory {
+            self = .directory
+        } else if status.isRegular {
+            self = .regular(size: status.size)
+        } else if status.isSymbolicLink {
+            self = .symbolicLink(target: (try? FileOperations.linkTarget(url.path)) ?? "?")
+        } else {
+            self = .other("special file")
         }
     }
 
@@ -33,14 +39,11 @@ enum FileKind: Equatable {
     /// The names in the directory at `url` (not following a link there).
     /// - Throws: ``CLIError/failed(_:)`` naming the errno when it cannot be read.
     static func names(in url: URL) throws -> [String] {
-        guard let dir = opendir(url.path) else {
-            throw CLIError.failed("cannot list \(url.path): \(reason(.current))")
-        }
-        defer { closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
+        do {
+            try FileOperations.forEachEntry(in: url.path) { names.append($0) }
+        } catch {
+            throw CLIError.failed("cannot list \(url.path): \(FileOperations.errno(of: error).map(reason) ?? "\(error)")")
         }
         return names
     }

@@ -13,6 +13,8 @@ package enum FileOperations {
         package let isRegular: Bool
         /// A directory.
         package let isDirectory: Bool
+        /// A symbolic link (lstat never follows one).
+        package let isSymbolicLink: Bool
         /// "regular file", "directory", "symbolic link", "FIFO"...: for messages
         /// (made on demand: most callers never need it).
         package var kind: String { Sys.fileKind(mode) }
@@ -25,6 +27,7 @@ package enum FileOperations {
         init(_ st: Sys.FileStatus) {
             isRegular = Sys.isRegular(st)
             isDirectory = Sys.isDirectory(st)
+            isSymbolicLink = Sys.isSymlink(st)
             mode = st.st_mode
             size = Int64(st.st_size)
             #if canImport(Darwin)
@@ -39,6 +42,12 @@ package enum FileOperations {
     package static func status(_ path: String) throws -> Status? {
         try Sys.lstat(path).map(Status.init)
     }
+
+    /// readlink(2): the target of the symbolic link at `path`, as stored.
+    package static func linkTarget(_ path: String) throws -> String { try Sys.linkTarget(path) }
+
+    /// The errno of a failed system call, nil for any other error.
+    package static func errno(of error: any Error) -> Errno? { errorCode(error) }
 
     /// mkdir(2), mode 0700; false when something is there already.
     @discardableResult

@@ -19,7 +19,7 @@ enum FaultInjection {
     enum Call: String, Sendable, CaseIterable {
         case open, openat, close, read, write, pwrite, fsync
         case rename, renameat, link, unlink, unlinkat, rmdir, mkdir, chmod, fchmod
-        case stat, lstat, fstat, fstatat
+        case stat, lstat, fstat, fstatat, readlink
         case opendir, fdopendir, readdir, closedir, dup
         case pipe, fcntl, poll, inotify_init1, inotify_add_watch, kill
         /// `agc_lock` taking a lock; ``unlock`` is its release.

@@ -168,6 +168,14 @@ func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout stat, path name:
     return lstat(path, &status)
 }
 
+/// readlink(2).
+func system_readlink(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int, path name: String) -> Int {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.readlink, name) { return injected(code, -1) }
+    #endif
+    return readlink(path, buffer, size)
+}
+
 /// fstat(2).
 func system_fstat(_ fd: Int32, _ status: inout stat, path: String) -> Int32 {
     #if ENABLE_MOCKING

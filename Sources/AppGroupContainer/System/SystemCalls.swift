@@ -181,6 +181,18 @@ enum Sys {
         return try absentAsNil(nothingOrErrno(retryOnInterrupt: true) { system_lstat(path, &st, path: path) }, "lstat", path) ? st : nil
     }
 
+    /// readlink(2): what the symbolic link at `path` points to (as stored; not resolved).
+    static func linkTarget(_ path: String) throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer in
+            valueOrErrno(retryOnInterrupt: true) { system_readlink(path, pointer.baseAddress!, pointer.count - 1, path: path) }
+        }
+        switch count {
+        case .success(let n): return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        case .failure(let code): throw AppGroupError.systemCall(operation: "readlink", path: path, errno: code)
+        }
+    }
+
     /// stat(2), following links. Returns nil when nothing is there.
     static func stat(_ path: String) throws -> FileStatus? {
         var st = FileStatus()
