@@ -65,11 +65,26 @@ import ShareInbox
         while drainers.map({ Demo.received($0.outputLines).count }).reduce(0, +) < shared.count && Date() < deadline {
             usleep(50_000)
         }
+        // An item counts as received when its line is printed, but its delivery is
+        // recorded just after the handler returns. A drainer stopped in between is an
+        // app killed mid-handler: the other drainer rightly gets that item again
+        // (delivery is at least once). So stop them only once no drain is running:
+        // no session directory left in Claims/.
+        let claims = try device.containerLocation(for: NotesExample.groupIdentifier)
+            .appendingPathComponent("Library/Application Support/Inbox/Claims")
+        func drainsRunning() -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: claims.path)) ?? []).filter { !$0.hasPrefix(".") }.count
+        }
+        while drainsRunning() > 0 && Date() < deadline.addingTimeInterval(20) { usleep(20_000) }
         let outcomes = drainers.map { drainer -> ProcessOutcome in
             drainer.kill(SIGTERM)
             return drainer.wait(timeout: 30)
         }
         let byDrainer = outcomes.map { Demo.urls(Demo.received($0.outputLines)) }
+        for outcome in outcomes {
+            let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("watching") }
+            #expect(errors.isEmpty, "a drainer reported: \(errors.joined(separator: " | "))")
+        }
         #expect(Set(byDrainer[0]).isDisjoint(with: byDrainer[1]))
         #expect(byDrainer[0].count + byDrainer[1].count == 120)
         #expect(Set(byDrainer[0] + byDrainer[1]) == shared)
