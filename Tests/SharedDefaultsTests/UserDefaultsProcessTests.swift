@@ -40,6 +40,18 @@ struct UserDefaultsProcessTests {
         #expect(SimulatedDevice.files(under: device.foundationPreferences).isEmpty, "Foundation's own preferences were written")
     }
 
+    @Test("UserDefaults.standard in a process without an identity writes nothing and says why")
+    func standardWithoutIdentity() throws {
+        let device = try Device()
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_GROUP_") }
+        environment["APP_GROUP_CONTAINERS_ROOT"] = device.root.path
+        environment["XDG_CONFIG_HOME"] = device.foundationPreferences.path
+        let outcome = try LaunchedProcess(built: "DefaultsProbe", arguments: ["ud-set", "--standard", "1", "--key", "k", "--value", "v"],
+                                          environment: environment).wait(timeout: 60)
+        #expect(outcome.status == 1 && outcome.standardError.contains("no process identity"), "\(outcome.standardError)")
+        #expect(SimulatedDevice.files(under: device.root).isEmpty && SimulatedDevice.files(under: device.foundationPreferences).isEmpty)
+    }
+
     @Test("static let shared and an API typed UserDefaults, as iOS code declares them, reach the group's suite")
     func sharedIdiom() throws {
         let device = try Device()

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
@@ -127,6 +128,43 @@ struct UserDefaultsTests {
         #expect(counter.value == 3)
         // Foundation's name: observers written against Foundation.UserDefaults receive it too.
         #expect(UserDefaults.didChangeNotification == Foundation.UserDefaults.didChangeNotification)
+    }
+
+    @Test("an observer of didChangeNotification may write the same suite from its handler")
+    func reentrantObserver() throws {
+        let defaults = try suite()
+        let counter = Counter()
+        let token = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: defaults, queue: nil) { _ in
+            // Posted after the write, with no lock held: writing again here neither deadlocks nor loses either write.
+            counter.add()
+            if counter.value == 1 { defaults.set(defaults.integer(forKey: "seen") + 1, forKey: "seen") }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        defaults.set("first", forKey: "trigger")
+        #expect(counter.value == 2)
+        #expect(defaults.integer(forKey: "seen") == 1 && defaults.string(forKey: "trigger") == "first")
+    }
+
+    @Test("odd suite and domain names give nil or nothing, with the reason, never a crash")
+    func oddNames() throws {
+        for name in ["", "a/b", ".hidden", "../escape", "nul\u{0}byte", String(repeating: "x", count: 300)] {
+            #expect(UserDefaults(suiteName: name, resolver: device.resolver()) == nil, "\(name.prefix(20))")
+        }
+        let defaults = try suite()
+        defaults.set(1, forKey: "kept")
+        for name in ["", "../escape", "NSGlobalDomain"] {
+            #expect(defaults.persistentDomain(forName: name) == nil)
+            defaults.removePersistentDomain(forName: name)
+            defaults.setPersistentDomain(["x": 1], forName: name)
+        }
+        #expect(defaults.integer(forKey: "kept") == 1)
+        #expect(SimulatedDevice.files(under: device.root).allSatisfy { !$0.contains("escape") && !$0.contains("NSGlobalDomain") })
+        // Keys: an empty key is refused and reported; nothing is written.
+        defaults.set(1, forKey: "")
+        guard case .invalidKey? = defaults.lastError else {
+            Issue.record("expected invalidKey, got \(String(describing: defaults.lastError))")
+            return
+        }
     }
 
     @Test("object(forKey:) gives NSNumbers: a Float reads as? Float, an Int as? Double, 1 as? Bool, as on iOS")
