@@ -9,7 +9,11 @@ import ProbeSupport
 
 /// `--suite S` is `UserDefaults(suiteName: S)!`, `--standard` is `UserDefaults.standard`.
 func userDefaultsFromOptions() -> UserDefaults {
-    if optionalOption("standard") != nil { return UserDefaults.standard }
+    if optionalOption("standard") != nil {
+        // One object per target, as iOS's singleton.
+        guard UserDefaults.standard === UserDefaults.standard else { fail("UserDefaults.standard gave two objects") }
+        return UserDefaults.standard
+    }
     guard let defaults = UserDefaults(suiteName: option("suite")) else { fail("UserDefaults(suiteName:) returned nil") }
     return defaults
 }

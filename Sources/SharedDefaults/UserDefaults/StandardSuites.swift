@@ -15,15 +15,26 @@ enum StandardSuites {
         do {
             resolver = try SharedDefaults.environmentResolver(suiteName: nil)
         } catch {
-            // Not cached: an identity may appear later (a scope, a test's setup).
-            return UserDefaults(backing: unavailable(error))
+            // Resolved again on every access (an identity may appear later: a scope,
+            // a test's setup); one object per reason, so the reason is said once.
+            let key = "\u{0}\(error)"
+            return lookup(key) ?? keep(UserDefaults(backing: unavailable(error)), under: key)
         }
         // A NUL cannot appear in a path or a bundle identifier: an unambiguous key.
         let key = resolver.root.path + "\u{0}" + resolver.entitlements.bundleIdentifier
-        if let known = lock.withLock({ objects[key] }) { return known }
-        let made = UserDefaults(backing: backing(resolver: resolver))
-        return lock.withLock {
-            // Another thread may have made one meanwhile: keep the first, so all share one.
+        if let known = lookup(key) { return known }
+        // Opened outside the lock (it touches the disk). A failure is not kept: the next access tries again.
+        let opened = backing(resolver: resolver)
+        guard case .suite = opened else { return UserDefaults(backing: opened) }
+        return keep(UserDefaults(backing: opened), under: key)
+    }
+
+    private static func lookup(_ key: String) -> UserDefaults? { lock.withLock { objects[key] } }
+
+    /// Keeps `made` under `key`, unless another thread kept one meanwhile: then
+    /// that one, so that all callers share one object.
+    private static func keep(_ made: UserDefaults, under key: String) -> UserDefaults {
+        lock.withLock {
             if let known = objects[key] { return known }
             objects[key] = made
             return made
