@@ -40,6 +40,15 @@ struct UserDefaultsProcessTests {
         #expect(SimulatedDevice.files(under: device.foundationPreferences).isEmpty, "Foundation's own preferences were written")
     }
 
+    @Test("a launch argument -key value comes first in the search list, as on iOS, and is never written")
+    func argumentDomain() throws {
+        let device = try Device()
+        #expect(try run(device, ["ud-set", "--suite", Device.group, "--key", "theme", "--value", "dark"], as: device.app).output == "done")
+        #expect(try run(device, ["ud-get", "--suite", Device.group, "--key", "theme", "-theme", "light"], as: device.app).output == "light")
+        #expect(try run(device, ["ud-get", "--standard", "1", "--key", "theme", "-theme", "light"], as: device.app).output == "light")
+        #expect(try device.defaults().string(forKey: "theme") == "dark")
+    }
+
     @Test("UserDefaults.standard in a process without an identity writes nothing and says why")
     func standardWithoutIdentity() throws {
         let device = try Device()

@@ -130,6 +130,20 @@ struct UserDefaultsTests {
         #expect(UserDefaults.didChangeNotification == Foundation.UserDefaults.didChangeNotification)
     }
 
+    @Test("launch arguments -key value are parsed as Apple parses them: strings, or property lists when they look like one")
+    func argumentDomainParsing() {
+        let parsed = ArgumentDomain.parse(["probe", "-theme", "dark", "--suite", "x", "-flag", "-other", "v",
+                                           "-list", "(a, b)", "-dict", "<dict><key>n</key><integer>2</integer></dict>", "-bad", "(unclosed", "-", "lone"])
+        #expect(parsed["theme"] as? String == "dark")
+        #expect(parsed["-suite"] as? String == "x")
+        #expect(parsed["flag"] == nil)                       // followed by another option: no value
+        #expect(parsed["other"] as? String == "v")
+        #expect(parsed["list"] as? [String] == ["a", "b"])
+        #expect((parsed["dict"] as? [String: Any])?["n"] as? Int == 2)
+        #expect(parsed["bad"] as? String == "(unclosed")    // not a property list after all: the text
+        #expect(parsed[""] == nil)
+    }
+
     @Test("an observer of didChangeNotification may write the same suite from its handler")
     func reentrantObserver() throws {
         let defaults = try suite()

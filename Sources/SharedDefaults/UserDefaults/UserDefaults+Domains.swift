@@ -53,9 +53,12 @@ extension UserDefaults {
     }
 
     func volatileDomainContents(_ domainName: String) -> [String: Any] {
-        let canonical = domainName == Self.registrationDomain
-            ? RegistrationDomain.shared.snapshot
-            : lock.withLock { volatileDomains[domainName] } ?? [:]
+        let canonical: [String: Any]
+        switch domainName {
+        case Self.registrationDomain: canonical = RegistrationDomain.shared.snapshot
+        case Self.argumentDomain: canonical = ArgumentDomain.values
+        default: canonical = lock.withLock { volatileDomains[domainName] } ?? [:]
+        }
         return canonical.mapValues(FoundationValues.bridge)
     }
 

@@ -23,10 +23,11 @@ extension UserDefaults {
         canonicalValue(forKey: defaultName, during: "reading \"\(defaultName)\"")
     }
 
-    /// The search list in canonical values: this suite, the added suites, the
-    /// registration domain. A suite that cannot be read counts as empty and is
-    /// reported through its ``SharedDefaults/lastError``.
+    /// The search list in canonical values: the argument domain, this suite, the
+    /// added suites, the registration domain. A suite that cannot be read counts
+    /// as empty and is reported through its ``SharedDefaults/lastError``.
     func canonicalValue(forKey defaultName: String, during operation: String) -> Any? {
+        if let argument = ArgumentDomain.values[defaultName] { return argument }
         for suite in searchedSuites(during: operation) {
             do {
                 if let value = try suite.persistentValue(forKey: defaultName) { return value }
@@ -47,6 +48,7 @@ extension UserDefaults {
                 suite.report(error, during: "dictionaryRepresentation()")
             }
         }
+        result.merge(ArgumentDomain.values) { _, argument in argument }
         return result.mapValues(FoundationValues.bridge)
     }
 

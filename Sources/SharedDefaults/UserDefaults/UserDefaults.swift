@@ -113,8 +113,9 @@ open class UserDefaults: NSObject, @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The value for `defaultName`: this suite's, else that of a suite added with
-    /// ``addSuite(named:)``, else the registered default, else nil. Numbers and
+    /// The value for `defaultName`: a launch argument's (`-key value`), else this
+    /// suite's, else that of a suite added with ``addSuite(named:)``, else the
+    /// registered default, else nil. Numbers and
     /// booleans come as `NSNumber` (at any depth), as on iOS, so `as? Int`,
     /// `as? Double`, `as? Float` and `as? Bool` succeed wherever the value fits.
     open func object(forKey defaultName: String) -> Any? {
@@ -146,8 +147,9 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// A URL, read as ``SharedDefaults/url(forKey:)`` reads it.
     open func url(forKey defaultName: String) -> URL? { Conversions.url(canonical(defaultName)) }
 
-    /// The registration domain, the added suites and this suite, merged (this
-    /// suite wins): every key a read would find. Numbers as `NSNumber`.
+    /// The registration domain, the added suites, this suite and the launch
+    /// arguments, merged (in that rising order of precedence): every key a read
+    /// would find. Numbers as `NSNumber`.
     open func dictionaryRepresentation() -> [String: Any] { mergedSearchList() }
 
     /// False: nothing here forces a value (no configuration profiles).
@@ -222,11 +224,11 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// Empties the domain `domainName`, atomically; then posts ``didChangeNotification``.
     open func removePersistentDomain(forName domainName: String) { replacePersistentDomain(domainName, with: nil) }
 
-    /// The names of the volatile domains: the registration domain and those set here.
-    open var volatileDomainNames: [String] { [Self.registrationDomain] + lock.withLock { Array(volatileDomains.keys) } }
+    /// The names of the volatile domains: the argument and registration domains and those set here.
+    open var volatileDomainNames: [String] { [Self.argumentDomain, Self.registrationDomain] + lock.withLock { Array(volatileDomains.keys) } }
 
-    /// A volatile domain: the registration domain by its name, else one set with
-    /// ``setVolatileDomain(_:forName:)`` on this object; empty when there is none.
+    /// A volatile domain: the argument or registration domain by its name, else
+    /// one set with ``setVolatileDomain(_:forName:)`` on this object; empty when there is none.
     open func volatileDomain(forName domainName: String) -> [String: Any] { volatileDomainContents(domainName) }
 
     /// Keeps `domain` in memory under `domainName` (not in the search list, as on
@@ -264,7 +266,7 @@ extension UserDefaults {
     public static let didChangeNotification = Foundation.UserDefaults.didChangeNotification
     /// The domain every application reads (refused as a suite name).
     public static let globalDomain = Foundation.UserDefaults.globalDomain
-    /// The domain of launch arguments (not in this emulator's search list).
+    /// The domain of launch arguments (`-key value`), first in the search list.
     public static let argumentDomain = Foundation.UserDefaults.argumentDomain
     /// The registration domain: ``register(defaults:)``, one per process.
     public static let registrationDomain = Foundation.UserDefaults.registrationDomain
