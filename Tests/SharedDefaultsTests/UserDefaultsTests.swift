@@ -208,6 +208,15 @@ struct UserDefaultsTests {
         #expect(nested["list"] as? [Double] == [1, 2])
         #expect(reader.dictionary(forKey: "nested")?["n"] as? Bool == nil)
         #expect(reader.value(forKey: "one") as? Bool == true)
+
+        // What object(forKey:) gave, stored again (a copy between suites), keeps its type.
+        let copy = try suite("copy")
+        for key in ["bool", "int", "float", "nested"] { copy.set(reader.object(forKey: key), forKey: key) }
+        let stored = try #require(try copy.sharedDefaults?.persistentDomain())
+        #expect(stored["bool"] as? Bool == true && stored["int"] as? Int == 3)
+        #expect(stored["float"] as? Double == Double(Float(0.1)))
+        #expect((stored["nested"] as? [String: Any])?["list"] as? [Int] == [1, 2])
+        #expect(copy.lastError == nil)
     }
 
     @Test("the strict initializer throws for a group the identity lacks; the lenient one gives a private suite")
