@@ -17,6 +17,11 @@ import SharedDefaults
 //   watch --suite S --key K --until N            observe K; print "ready", then each value; exit at N
 //   nested --suite S --prefix P --count N        N updates of P"count", each setting P"inner<i>" through a
 //                                                second instance inside the update closure (issue 11, finding 1)
+//   ud-set --suite S|--standard 1 --key K --value V   through UserDefaults(suiteName: S) or .standard: set K to V
+//   ud-get --suite S|--standard 1 --key K             through UserDefaults: print K's string, or "nil"
+//   guide-extension --url U                      the App Groups guide's extension code (GuideExample.swift)
+//   guide-app                                    the guide's app code: prints "saved <url>" when it consumed one
+//   idiom-shared --url U                         store(U, in: .shared), the idioms of Idioms.swift
 
 func openSuite() -> SharedDefaults {
     do {
@@ -95,6 +100,21 @@ do {
             }
         }
         if let error = defaults.lastError ?? second.lastError { fail("\(error)") }
+        say("done")
+    case "ud-set":
+        userDefaultsSet()
+    case "ud-get":
+        userDefaultsGet()
+    case "guide-extension":
+        guard let url = URL(string: option("url")) else { fail("--url is not a URL") }
+        guideExtensionWrites(url)
+        say("done")
+    case "idiom-shared":
+        guard let url = URL(string: option("url")) else { fail("--url is not a URL") }
+        store(url, in: .shared)
+        say("done")
+    case "guide-app":
+        guideAppReads()
         say("done")
     default:
         fail("unknown command \"\(command)\"; see the comment at the top of Sources/DefaultsProbe/main.swift")

@@ -5,7 +5,7 @@ import Foundation
 /// `UserDefaults(suiteName:)`, that never loses an update.
 ///
 /// ```swift
-/// let defaults = SharedDefaults(suiteName: "group.ai.systenics.notes")   // nil if not entitled
+/// let defaults = SharedDefaults(suiteName: "group.ai.systenics.notes")   // private to the target if not entitled
 /// defaults?.set("draft-42", forKey: "lastSharedItem")
 /// let name = defaults?.string(forKey: "lastSharedItem")
 /// try defaults?.update(Int.self, forKey: "shareCount") { ($0 ?? 0) + 1 }
@@ -13,7 +13,8 @@ import Foundation
 ///
 /// **Where the suite lives.** A suite name that is an App Group identifier is the
 /// group's shared suite, `<container>/Library/Preferences/<group>.plist`, as on
-/// iOS; the identity must be entitled to the group. Any other name is a suite
+/// iOS; an identity not entitled to the group gets a suite of that name private
+/// to it, as iOS gives (``isPrivateFallback``). Any other name is a suite
 /// private to the identity, under `<root>/Applications/<bundle id>/Library/Preferences/`.
 /// `NSGlobalDomain` and the identity's own bundle identifier are refused, as Apple does.
 ///
@@ -49,6 +50,12 @@ public final class SharedDefaults: @unchecked Sendable {
     public let groupIdentifier: GroupIdentifier?
     /// The suite's property-list file.
     public let fileURL: URL
+    /// True when the suite name is an App Group the identity is not entitled to,
+    /// so the suite lives in the identity's own storage and no other target reads
+    /// it: what iOS gives such a target (see ``init(suiteName:)``).
+    public let isPrivateFallback: Bool
+    /// The identity and root the suite was opened for (nil when opened by container).
+    let resolver: ContainerResolver?
 
     let store: SuiteStore
 
@@ -59,32 +66,63 @@ public final class SharedDefaults: @unchecked Sendable {
 
     let observers: ObserverHub
 
-    /// Opens the suite for the process's own identity and container root, read
-    /// from the environment (see `Entitlements.fromEnvironment()`), as
-    /// `UserDefaults(suiteName:)` does. Nil when the name is refused or the identity
-    /// is not entitled to the group; the reason is written through `Diagnostics.handler`.
-    /// Use ``init(requiringSuiteName:resolver:coordinator:durable:format:)`` to get it as an error.
+    /// Opens the suite for the process's own identity and container root
+    /// (`ContainerResolver.current()`), as `UserDefaults(suiteName:)` does.
+    ///
+    /// As on iOS, a group the identity is not entitled to still gives a usable
+    /// suite: one private to the identity, that no other target reads (see
+    /// ``isPrivateFallback``); a one-line warning says so. Nil when the name is
+    /// refused (`NSGlobalDomain`, the own bundle identifier, a name that cannot be a
+    /// file name) or there is no identity; the reason goes through `Diagnostics.handler`.
+    /// ``init(requiringSuiteName:resolver:coordinator:durable:format:)`` throws
+    /// instead, and refuses a group the identity lacks.
     public convenience init?(suiteName: String?) {
-        do {
-            try self.init(requiringSuiteName: suiteName)
-        } catch {
-            Diagnostics.warn("SharedDefaults(suiteName: \(suiteName.map { "\"\($0)\"" } ?? "nil")) returned nil: \(error)")
-            return nil
-        }
+        self.init(lenientSuiteName: suiteName, call: "SharedDefaults(suiteName: \(Self.quoted(suiteName)))",
+                  resolving: { try Self.environmentResolver(suiteName: suiteName) })
     }
 
-    /// Opens the suite for the identity and root of `resolver`. Nil when the name is
-    /// refused or the identity is not entitled; the reason goes through `Diagnostics.handler`.
+    /// Opens the suite for the identity and root of `resolver`, as ``init(suiteName:)``
+    /// does (a group the identity lacks gives a private suite, with a warning).
     public convenience init?(suiteName: String?, resolver: ContainerResolver) {
+        self.init(lenientSuiteName: suiteName, call: "SharedDefaults(suiteName: \(Self.quoted(suiteName)))", resolving: { resolver })
+    }
+
+    /// The lenient opening behind ``init(suiteName:)`` and `UserDefaults(suiteName:)`.
+    /// - Parameters:
+    ///   - call: the caller's call, which begins each diagnostic line.
+    ///   - failure: what the caller does when the suite cannot be opened.
+    convenience init?(lenientSuiteName suiteName: String?, call: String, failure: String = "returned nil",
+                      resolving: () throws -> ContainerResolver) {
         do {
-            try self.init(requiringSuiteName: suiteName, resolver: resolver)
+            let location = try Self.lenientLocation(suiteName: suiteName, resolver: resolving(), call: call)
+            self.init(location: location, suiteName: suiteName)
         } catch {
-            Diagnostics.warn("SharedDefaults(suiteName: \(suiteName.map { "\"\($0)\"" } ?? "nil")) returned nil: \(error)")
+            Diagnostics.warn("\(call) \(failure): \(error)")
             return nil
         }
     }
 
-    /// Opens the suite, or says why it cannot.
+    /// Where iOS would put the suite: a group the identity lacks becomes a suite
+    /// private to it, with a one-line warning.
+    private static func lenientLocation(suiteName: String?, resolver: ContainerResolver, call: String) throws -> SuiteLocation {
+        let location = try SuiteLocation.resolve(suiteName: suiteName, resolver: resolver, privateWhenNotEntitled: true)
+        if let reason = location.privateBecause {
+            Diagnostics.warn("\(call): \(reason) Until then this suite is private to "
+                             + "\(resolver.entitlements.bundleIdentifier) (\(location.fileURL.path)): no other target reads what it writes, "
+                             + "and it reads nothing they write, as on iOS.")
+        }
+        return location
+    }
+
+    static func quoted(_ suiteName: String?) -> String { suiteName.map { "\"\($0)\"" } ?? "nil" }
+
+    /// Opens the suite at a resolved location, with the defaults of the throwing initializer.
+    convenience init(location: SuiteLocation, suiteName: String?) {
+        self.init(location: location, suiteName: suiteName, coordinator: FileCoordinator(timeout: 30), durable: true, format: .binary)
+    }
+
+    /// Opens the suite, or says why it cannot: the strict form, for code and tests
+    /// that want a missing entitlement as an error rather than iOS's private suite.
     /// - Parameters:
     ///   - suiteName: an App Group identifier for the group's shared suite; another
     ///     name for a suite private to the identity; nil for the identity's own domain.
@@ -113,6 +151,8 @@ public final class SharedDefaults: @unchecked Sendable {
          format: PropertyListSerialization.PropertyListFormat) {
         self.suiteName = suiteName
         self.groupIdentifier = location.group
+        self.isPrivateFallback = location.privateBecause != nil
+        self.resolver = location.resolver
         self.fileURL = location.fileURL
         self.store = SuiteStore(fileURL: location.fileURL, coordinator: coordinator, durable: durable, format: format)
         self.observers = ObserverHub(directory: location.directory, fileName: location.fileURL.lastPathComponent)
@@ -121,7 +161,7 @@ public final class SharedDefaults: @unchecked Sendable {
         AtomicFile.removeStaleTemporaries(in: location.directory, for: location.fileURL.lastPathComponent)
     }
 
-    private static func environmentResolver(suiteName: String?) throws -> ContainerResolver {
+    static func environmentResolver(suiteName: String?) throws -> ContainerResolver {
         do {
             return try ContainerResolver.current()
         } catch let error as AppGroupError {
@@ -198,8 +238,12 @@ public final class SharedDefaults: @unchecked Sendable {
     /// Keys are matched by their exact spelling, as Apple's platforms match them:
     /// "caf\u{E9}" and "cafe\u{301}" are two keys with values of their own.
     public func load(forKey defaultName: String) throws -> Any? {
-        if let stored = try store.withCurrentValues({ $0[defaultName] }) { return CanonicalTree.value(stored) }
-        return registeredValue(forKey: defaultName)
+        try persistentValue(forKey: defaultName) ?? registeredValue(forKey: defaultName)
+    }
+
+    /// The suite's own value for `key` (no registered default), canonical.
+    func persistentValue(forKey defaultName: String) throws -> Any? {
+        try store.withCurrentValues { $0[defaultName] }.map(CanonicalTree.value)
     }
 
     /// The suite's own values, without the registration domain (Apple's

@@ -11,6 +11,9 @@ import Foundation
 ///   in the app's own container, invisible to its extensions):
 ///   `<root>/Applications/<bundle id>/Library/Preferences/<name>.plist`.
 /// - No name (nil) is the identity's own domain, `<bundle id>.plist` there.
+/// - A group the identity is not entitled to is refused, or (when the caller
+///   asks for iOS's behaviour) a suite of that name private to the identity,
+///   beside its other private suites: what iOS gives such a target.
 struct SuiteLocation: Sendable {
     /// The domain's name: the suite name, or the bundle identifier for nil.
     let name: String
@@ -20,6 +23,11 @@ struct SuiteLocation: Sendable {
     let directory: URL
     /// `…/Library/Preferences/<name>.plist`.
     let fileURL: URL
+    /// Why a group's suite is private here: the identity is not entitled to the
+    /// group, so the suite lives in its own storage (nil for every other suite).
+    var privateBecause: AppGroupError? = nil
+    /// The identity and root it was resolved for (nil when opened by container).
+    var resolver: ContainerResolver? = nil
 
     /// The name Apple gives the domain shared by every application.
     static let globalDomain = "NSGlobalDomain"
@@ -28,9 +36,17 @@ struct SuiteLocation: Sendable {
     static let maximumNameLength = 200
 
     /// Resolves (and creates the directories of) the suite named `suiteName`.
+    /// - Parameter privateWhenNotEntitled: for a group the identity lacks, a suite
+    ///   private to the identity instead of an error (iOS's behaviour).
     /// - Throws: ``SharedDefaultsError/invalidSuiteName(_:problem:)`` or
     ///   ``SharedDefaultsError/suiteUnavailable(suite:reason:)``.
-    static func resolve(suiteName: String?, resolver: ContainerResolver) throws -> SuiteLocation {
+    static func resolve(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool = false) throws -> SuiteLocation {
+        var location = try resolveDirectory(suiteName: suiteName, resolver: resolver, privateWhenNotEntitled: privateWhenNotEntitled)
+        location.resolver = resolver
+        return location
+    }
+
+    private static func resolveDirectory(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool) throws -> SuiteLocation {
         let bundle = resolver.entitlements.bundleIdentifier
         guard let suiteName else {
             return try plain(name: bundle, resolver: resolver)
@@ -50,6 +66,11 @@ struct SuiteLocation: Sendable {
                 let container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue)
                 return at(container, name: suiteName, group: group)
             } catch let error as AppGroupError {
+                if privateWhenNotEntitled, case .notEntitled = error {
+                    var location = try plain(name: suiteName, resolver: resolver)
+                    location.privateBecause = error
+                    return location
+                }
                 throw SharedDefaultsError.suiteUnavailable(suite: suiteName, reason: error)
             }
         }

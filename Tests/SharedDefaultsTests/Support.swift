@@ -30,11 +30,18 @@ final class Device {
         try SharedDefaults(requiringSuiteName: suite, resolver: resolver(identity))
     }
 
-    /// Starts DefaultsProbe (Sources/DefaultsProbe) with `arguments`, as `identity`.
-    func probe(_ arguments: [String], as identity: Entitlements? = nil) throws -> LaunchedProcess {
-        try LaunchedProcess(built: "DefaultsProbe", arguments: arguments,
-                            environment: simulated.environment(identity: identity ?? share, extra: ["APP_GROUP_QUIET": "1"]))
+    /// Starts DefaultsProbe (Sources/DefaultsProbe) with `arguments`, as `identity`;
+    /// `quiet: false` keeps its diagnostics on standard error. Foundation's own
+    /// preferences directory (`XDG_CONFIG_HOME`) is ``foundationPreferences``.
+    func probe(_ arguments: [String], as identity: Entitlements? = nil, quiet: Bool = true) throws -> LaunchedProcess {
+        let extra = quiet ? ["APP_GROUP_QUIET": "1"] : [:]
+        return try LaunchedProcess(built: "DefaultsProbe", arguments: arguments,
+                                   environment: simulated.environment(identity: identity ?? share,
+                                                                      extra: extra.merging(["XDG_CONFIG_HOME": foundationPreferences.path]) { $1 }))
     }
+
+    /// Where Foundation's UserDefaults would write in a probe: must stay empty.
+    var foundationPreferences: URL { simulated.scratch.appendingPathComponent("xdg-config", isDirectory: true) }
 }
 
 /// A value that is not a property-list type.
