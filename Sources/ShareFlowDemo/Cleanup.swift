@@ -18,9 +18,9 @@ enum Cleanup {
     /// The signals that end a run early.
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// From now on, a stop signal or a closed output pipe removes `folder` (and
-    /// kills the children) before the process ends.
-    static func removeOnStop(_ folder: URL) {
+    /// From now on, a stop signal or a closed output pipe kills the children and
+    /// removes `folder` (nil: one kept on purpose) before the process ends.
+    static func removeOnStop(_ folder: URL?) {
         lock.withLock { self.folder = folder }
         // Handled on a queue, not in a signal handler: removing a tree is not async-signal-safe.
         for number in stopSignals {

@@ -44,7 +44,7 @@ enum ScenarioRole {
         // however the run ends: normally, by a signal, or by a closed output pipe.
         let work = try makeTemporaryDirectory()
         let keep = arguments.flag("keep")
-        if !keep { Cleanup.removeOnStop(work) }
+        Cleanup.removeOnStop(keep ? nil : work)
         let givenRoot = arguments.string("root").map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
         let root = givenRoot ?? work.appendingPathComponent("containers", isDirectory: true)
         var removed: [String] = []

@@ -132,6 +132,23 @@ struct Inspector {
         }
     }
 
+    /// What `path` and `create` name: a group (GROUP), or an app (`--bundle BUNDLE`).
+    enum Named {
+        case group(String)
+        case bundle(String)
+
+        /// From the arguments: `--bundle`, else the one positional GROUP.
+        init(_ arguments: Arguments) throws {
+            if let bundle = arguments.option("bundle") {
+                try arguments.expectPositionals(0...0, "no GROUP with --bundle")
+                self = .bundle(bundle)
+            } else {
+                try arguments.expectPositionals(1...1, "GROUP")
+                self = .group(arguments.positionals[0])
+            }
+        }
+    }
+
     /// Throws unless the root exists (as ``groups()`` reports it), for commands
     /// that would otherwise make one.
     func requireRoot() throws { _ = try entries() }

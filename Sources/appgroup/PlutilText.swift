@@ -29,21 +29,8 @@ enum PlutilText {
         }
     }
 
-    /// A string in double quotes, with quotes, backslashes and control characters escaped.
-    static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\U%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    /// A string in double quotes, always (plutil quotes every string).
+    static func quote(_ string: String) -> String { OldStylePlist.quoted(string) }
 
     /// The tree as JSON (`plutil -convert json`): dates and data have no JSON form,
     /// so, as plutil, a tree holding one is refused, saying where.

@@ -36,15 +36,8 @@ package struct KeychainItemFilter: Sendable {
     package var accessibility: String?
     package var synchronizable: Bool?
 
-    package init(classCode: String? = nil, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
-                 accessibility: String? = nil, synchronizable: Bool? = nil) {
-        self.classCode = classCode
-        self.service = service
-        self.account = account
-        self.accessGroup = accessGroup
-        self.accessibility = accessibility
-        self.synchronizable = synchronizable
-    }
+    /// A filter matching every item; set the attributes to narrow it.
+    package init() {}
 
     /// True when no attribute is given (it would match every item).
     package var isEmpty: Bool {

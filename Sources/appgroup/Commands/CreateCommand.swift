@@ -25,27 +25,23 @@ enum CreateCommand {
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: ["root", "bundle"], flags: [])
         if arguments.wantsHelp { return Output.line(help) }
+        let named = try Inspector.Named(arguments)
         let inspector = try Inspector(rootOption: arguments.option("root"))
-        if let bundle = arguments.option("bundle") {
-            try arguments.expectPositionals(0...0, "no GROUP with --bundle")
-            let identity: Entitlements
-            do {
-                identity = try Entitlements(teamIdentifier: Inspector.teamIdentifier, bundleIdentifier: bundle, applicationGroups: [])
-            } catch {
-                throw CLIError.usage("\(error)")
-            }
-            let resolver = ContainerResolver(root: inspector.root, entitlements: identity)
-            return Output.line(try making { try resolver.requireApplicationContainerURL() }.path)
-        }
-        try arguments.expectPositionals(1...1, "GROUP")
-        let group: GroupIdentifier
         do {
-            group = try GroupIdentifier(arguments.positionals[0])
-        } catch {
+            switch named {
+            case .bundle(let bundle):
+                let identity = try Entitlements(teamIdentifier: Inspector.teamIdentifier, bundleIdentifier: bundle, applicationGroups: [])
+                let resolver = ContainerResolver(root: inspector.root, entitlements: identity)
+                Output.line(try making { try resolver.requireApplicationContainerURL() }.path)
+            case .group(let raw):
+                let group = try GroupIdentifier(raw)
+                let resolver = try inspector.resolver(for: group)
+                Output.line(try making { try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue) }.path)
+            }
+        } catch let error as AppGroupError {
+            // Raised by the identifier checks: the making itself throws CLIError.
             throw CLIError.usage("\(error)")
         }
-        let resolver = try inspector.resolver(for: group)
-        Output.line(try making { try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue) }.path)
     }
 
     private static func making(_ body: () throws -> URL) throws -> URL {

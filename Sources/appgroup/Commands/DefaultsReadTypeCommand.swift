@@ -29,17 +29,5 @@ enum DefaultsReadTypeCommand {
     }
 
     /// The word `defaults read-type` uses for a value's type.
-    static func typeName(_ value: Any) -> String {
-        switch value {
-        case is String: return "string"
-        case is Bool where type(of: value) == Bool.self: return "boolean"
-        case is Int: return "integer"
-        case is Double: return "float"
-        case is Data: return "data"
-        case is Date: return "date"
-        case is [Any]: return "array"
-        case is [String: Any]: return "dictionary"
-        default: return "unknown"
-        }
-    }
+    static func typeName(_ value: Any) -> String { OldStylePlist.ValueType(value)?.rawValue ?? "unknown" }
 }

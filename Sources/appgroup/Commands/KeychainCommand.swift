@@ -87,9 +87,13 @@ enum KeychainCommand {
         if let raw = arguments.option("class"), raw != "genp" && raw != "inet" {
             throw CLIError.badValue("\"\(raw)\" is not an item class: use genp (generic password) or inet (internet password) (for --class)")
         }
-        let filter = KeychainItemFilter(classCode: arguments.option("class"), service: arguments.option("service"),
-                                        account: arguments.option("account"), accessGroup: arguments.option("group"),
-                                        accessibility: arguments.option("accessibility"), synchronizable: synchronizable)
+        var filter = KeychainItemFilter()
+        filter.classCode = arguments.option("class")
+        filter.service = arguments.option("service")
+        filter.account = arguments.option("account")
+        filter.accessGroup = arguments.option("group")
+        filter.accessibility = arguments.option("accessibility")
+        filter.synchronizable = synchronizable
         guard !filter.isEmpty else {
             throw CLIError.usage("keychain delete needs at least one attribute to match (--class, --service, --account, --group, --accessibility, --synchronizable); keychain reset removes every item")
         }

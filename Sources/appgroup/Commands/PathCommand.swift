@@ -23,12 +23,11 @@ enum PathCommand {
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: ["root", "bundle"], flags: [])
         if arguments.wantsHelp { return Output.line(help) }
+        let named = try Inspector.Named(arguments)
         let inspector = try Inspector(rootOption: arguments.option("root"))
-        if let bundle = arguments.option("bundle") {
-            try arguments.expectPositionals(0...0, "no GROUP with --bundle")
-            return Output.line(try inspector.existingApplication(bundle).container.path)
+        switch named {
+        case .bundle(let bundle): Output.line(try inspector.existingApplication(bundle).container.path)
+        case .group(let group): Output.line(try inspector.existingGroup(group).container.path)
         }
-        try arguments.expectPositionals(1...1, "GROUP")
-        Output.line(try inspector.existingGroup(arguments.positionals[0]).container.path)
     }
 }
