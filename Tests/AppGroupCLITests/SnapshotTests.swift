@@ -69,6 +69,10 @@ import Testing
         try Data("bplist00 truncated".utf8).write(to: garbage)
         try fixture.fail(["defaults", "import", group, garbage.path], status: 65, [garbage.path, "damaged binary property list"])
         try fixture.fail(["defaults", "import", group, fixture.device.scratch.appendingPathComponent("absent").path], status: 1, ["no file at"])
+        // Twin keys inside a nested dictionary: Foundation would keep one; refused, not lost.
+        let twins = fixture.device.scratch.appendingPathComponent("twins.plist")
+        try Data("<plist version=\"1.0\"><dict><key>outer</key><dict><key>caf\u{E9}</key><integer>1</integer><key>cafe\u{301}</key><integer>2</integer></dict></dict></plist>".utf8).write(to: twins)
+        try fixture.fail(["defaults", "import", group, twins.path], status: 65, ["/outer", "two spellings"])
         try fixture.fail(["defaults", "export", group, "--suite", "Absent", "-"], status: 1, ["domain Absent does not exist"])
         #expect(try fixture.appDefaults().storedKeys() == ["k"])
         #expect(try fixture.appDefaults().object(forKey: "k") as? String == "before")

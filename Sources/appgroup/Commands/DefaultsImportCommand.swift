@@ -32,12 +32,14 @@ enum DefaultsImportCommand {
         guard case .dictionary(let dictionary) = try PropertyListFile.parse(try PropertyListFile.readBytes(source), source: name) else {
             throw CLIError.badValue("\(name) holds a property list that is not a dictionary; a defaults suite is a dictionary of keys and values")
         }
+        // Converted before the suite is touched, so a value that cannot be stored changes nothing.
+        let entries = try dictionary.entries.map { ($0.key, try PropertyListFile.foundationValue($0.value, path: "/" + $0.key)) }
         try DefaultsSuite.translating {
             // A corrupt suite fails the read here; the save would move it aside instead.
             if suite.exists { _ = try suite.defaults.persistentDomain() }
             try suite.defaults.transaction { transaction in
                 for key in transaction.keys { transaction.removeObject(forKey: key) }
-                for (key, value) in dictionary { try transaction.set(PropertyListFile.foundationValue(value), forKey: key) }
+                for (key, value) in entries { try transaction.set(value, forKey: key) }
             }
         }
     }
