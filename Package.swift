@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
-        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults"]),
+        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain"]),
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "KeychainProbe"]),
         .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "ShareInbox", "AppGroupTesting", "ShareFlowDemo"]),
-        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
+        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting", "DefaultsProbe", "ShareFlowDemo"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
         .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupContainer
 
 // Benchmarks: the emulator against Foundation's UserDefaults and against the bare
 // system-call floor, side by side in one run. Every figure that matters is a ratio
@@ -54,6 +55,11 @@ func reexecWithScratchConfig() -> Never {
     FileHandle.standardError.write(Data("Benchmarks: cannot re-execute itself (errno \(errno))\n".utf8))
     exit(1)
 }
+
+// --version, -h and help answer before option parsing, as on every executable of the package.
+let bareArguments = CommandLine.arguments.dropFirst()
+if bareArguments.contains("--version") { print("Benchmarks \(AppGroupContainerVersion.string)"); exit(0) }
+if bareArguments.contains("-h") || bareArguments.first == "help" { print(usage); exit(0) }
 
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))

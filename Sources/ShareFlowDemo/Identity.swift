@@ -19,6 +19,10 @@ struct RoleIdentity {
     /// `bundleSuffix` makes the default bundle id: `group.ai.x` gives `ai.x` + suffix.
     init(_ arguments: Arguments, bundleSuffix: String) throws {
         group = try arguments.require("group")
+        // The group first: a bad one would otherwise surface as a bad bundle
+        // identifier derived from it, which the user never typed.
+        // Exit 1 with the group's own reason, as the role's help says.
+        _ = try GroupIdentifier(group)
         let environment = ProcessInfo.processInfo.environment
         guard let rootPath = arguments.string("root") ?? environment[ContainerResolver.rootEnvironmentKey].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw UsageError(message: "missing --root (or APP_GROUP_CONTAINERS_ROOT)")

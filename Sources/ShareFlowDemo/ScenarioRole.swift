@@ -19,76 +19,107 @@ enum ScenarioRole {
              share M URLs (default 5) with a payload file, concurrently;
           4. the app drains as they arrive; a second launch of the app finds nothing left.
         Prints what each process did and a summary: shared, received, lost, duplicated, elapsed.
-        With --json the last line is one JSON object with those integer fields.
-        The root is a fresh temporary directory unless --root; a temporary one is removed at
-        the end unless --keep. Exits 0 only when nothing was lost or duplicated.
+        With --json it prints JSON only: one object a line, each with an "event" (started,
+        unentitledExtension, appLaunched, extension, appDrained), the last the summary
+        {event: "summary", shared, received, lost, duplicated, elapsedMilliseconds, ok,
+        removed, root}. A path printed exists when printed; "root" is in the summary only
+        when it stays, and "removed" lists the folders removed by then.
+        The root is a fresh temporary directory unless --root (a root used before is fine:
+        the check of step 1 compares the container before and after). The scratch folder
+        (the payload, and the root unless --root) is removed at the end unless --keep, and
+        also when the run is stopped: Ctrl-C, SIGTERM, SIGHUP or a closed output pipe kill
+        the processes it started and remove it before it exits.
+        Exits 0 only when nothing was lost or duplicated and the extension of step 1 wrote
+        nothing.
         """
 
     static func run(_ argv: [String]) throws -> Int32 {
         let arguments = try Arguments(argv, options: ["extensions", "items", "root"], flags: ["json", "keep"])
         let extensionCount = try arguments.int("extensions", default: 4, range: 1...64)
         let itemsPerExtension = try arguments.int("items", default: 5, range: 1...100_000)
-        let json = arguments.flag("json")
+        let report = Report(json: arguments.flag("json"))
         let started = Date()
 
+        // The scratch folder (payload, examples, and the root unless --root) goes
+        // however the run ends: normally, by a signal, or by a closed output pipe.
         let work = try makeTemporaryDirectory()
-        let root = arguments.string("root").map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-            ?? work.appendingPathComponent("containers", isDirectory: true)
-        let removeAtEnd = !arguments.flag("keep")
-        defer {
-            if removeAtEnd { try? FileManager.default.removeItem(at: work) }
+        let keep = arguments.flag("keep")
+        Cleanup.removeOnStop(keep ? nil : work)
+        let givenRoot = arguments.string("root").map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+        let root = givenRoot ?? work.appendingPathComponent("containers", isDirectory: true)
+        var removed: [String] = []
+        func removeScratch() {
+            guard !keep, removed.isEmpty else { return }
+            try? FileOperations.removeTree(work.path, maximumDepth: 64)
+            Cleanup.forgetFolder()
+            removed.append(work.path)
         }
+        defer { removeScratch() } // an error thrown midway
+        // Made now, so that every path printed exists when it is printed.
+        try FileOperations.makeTrustedDirectory(root)
         let group = NotesExample.groupIdentifier
         let team = NotesExample.teamIdentifier
-        Output.line("root: \(root.path)")
         let (examples, origin) = try ExampleFiles.locate(fallback: work.appendingPathComponent("Examples", isDirectory: true))
-        Output.line("entitlements: \(examples.path) (\(origin))")
+        report.say("root: \(root.path)")
+        report.say("entitlements: \(examples.path) (\(origin))")
+        report.event("started", ["root": root.path, "scratch": work.path, "entitlements": examples.path])
         let file = { (name: String) in examples.appendingPathComponent(name).path }
         let me = try executable()
 
         // 1. The platform's quiet failure: a nil container.
-        Output.line("")
-        Output.line("1. A share extension whose target never joined \(group)")
+        report.say("")
+        report.say("1. A share extension whose target never joined \(group)")
         let lonely = try Entitlements(contentsOf: URL(fileURLWithPath: file("NotesShareWithoutGroup.entitlements")),
                                       teamIdentifier: team, bundleIdentifier: "ai.systenics.notes.share")
         let lonelyResolver = ContainerResolver(root: root, entitlements: lonely)
         setenv("APP_GROUP_QUIET", "1", 1) // we print the explanation ourselves
         let nilContainer = lonelyResolver.containerURL(forSecurityApplicationGroupIdentifier: group)
         unsetenv("APP_GROUP_QUIET")
-        Output.line("   containerURL(forSecurityApplicationGroupIdentifier: \"\(group)\") -> \(nilContainer?.path ?? "nil")")
+        report.say("   containerURL(forSecurityApplicationGroupIdentifier: \"\(group)\") -> \(nilContainer?.path ?? "nil")")
+        var why = ""
         do {
             _ = try lonelyResolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group)
         } catch {
-            Output.line("   why: \(error)")
+            why = "\(error)"
+            report.say("   why: \(error)")
         }
         let payload = try makePayload(in: work)
-        let refused = try LaunchedProcess(executable: me, arguments: [
+        // What the refused extension changed, not whether the container exists: on a
+        // root used before it does, and that proves nothing.
+        let container = root.appendingPathComponent(group, isDirectory: true)
+        let before = ContainerSnapshot(of: container)
+        let refused = try Cleanup.launch(me, [
             "extension", "--root", root.path, "--group", group, "--entitlements", file("NotesShareWithoutGroup.entitlements"),
             "--bundle-id", "ai.systenics.notes.share", "--url", "https://example.com/lost", "--file", payload.path,
         ], environment: childEnvironment()).wait(timeout: 60)
-        let wrote = FileManager.default.fileExists(atPath: root.appendingPathComponent(group).path)
-        Output.line("   as a process: exit \(refused.status), \(wrote ? "WROTE INTO THE CONTAINER" : "nothing written");"
-            + " stderr: \(firstSentence(refused.standardError))")
+        let changed = ContainerSnapshot(of: container).changes(since: before)
+        let refusedCleanly = !refused.succeeded && changed.isEmpty
+        report.say("   as a process: exit \(refused.status), "
+            + (changed.isEmpty ? "nothing written" : "WROTE INTO THE CONTAINER (\(changed.count) path(s) changed: \(changed.prefix(3).joined(separator: ", ")))")
+            + "; stderr: \(firstSentence(refused.standardError))")
+        report.event("unentitledExtension", ["containerURL": nilContainer?.path ?? NSNull(), "why": why, "exitStatus": Int(refused.status),
+                                             "changedPaths": changed, "refusedCleanly": refusedCleanly])
 
         // 2. The app launches and waits; 3. the extensions share concurrently.
         let expected = extensionCount * itemsPerExtension
-        Output.line("")
-        Output.line("2. The app (ai.systenics.notes) launches, publishes the session token and watches its inbox")
+        report.say("")
+        report.say("2. The app (ai.systenics.notes) launches, publishes the session token and watches its inbox")
         let token = UUID().uuidString
-        let app = try LaunchedProcess(executable: me, arguments: [
+        let app = try Cleanup.launch(me, [
             "app", "--root", root.path, "--group", group, "--entitlements", file("Notes.entitlements"),
             "--bundle-id", "ai.systenics.notes", "--json", "--watch", "--until", String(expected), "--timeout", "120",
             "--publish-token", token,
         ], environment: childEnvironment())
         let published = app.waitForErrorLine(timeout: 30) { $0.hasPrefix("published ") }
         _ = app.waitForErrorLine(timeout: 30) { $0.hasPrefix("watching ") }
-        Output.line("   app pid \(app.processIdentifier): \(published ?? "did not publish a session token") and is watching")
-        Output.line("")
-        Output.line("3. \(extensionCount) share extensions (ai.systenics.notes.share) read the session token from the keychain, "
+        report.say("   app pid \(app.processIdentifier): \(published ?? "did not publish a session token") and is watching")
+        report.event("appLaunched", ["pid": Int(app.processIdentifier), "publishedToken": published != nil])
+        report.say("")
+        report.say("3. \(extensionCount) share extensions (ai.systenics.notes.share) read the session token from the keychain, "
             + "then share \(itemsPerExtension) URL(s) each, with \(payload.lastPathComponent)")
         var extensions: [(process: LaunchedProcess, started: Date)] = []
         for index in 1...extensionCount {
-            let process = try LaunchedProcess(executable: me, arguments: [
+            let process = try Cleanup.launch(me, [
                 "extension", "--root", root.path, "--group", group, "--entitlements", file("NotesShare.entitlements"),
                 "--bundle-id", "ai.systenics.notes.share", "--url", "https://example.com/articles/ext\(index)",
                 "--title", "Article from extension \(index)", "--file", payload.path, "--count", String(itemsPerExtension),
@@ -110,7 +141,9 @@ enum ScenarioRole {
             var text = "   extension \(index + 1) (pid \(entry.process.processIdentifier)): \(tokenLine), shared \(numbers.count) item(s) " + describe(numbers)
                 + ", exit \(outcome.status), \(ms) ms"
             if !outcome.succeeded { text += "; stderr: " + outcome.standardError.replacingOccurrences(of: "\n", with: " ") }
-            Output.line(text)
+            report.say(text)
+            report.event("extension", ["index": index + 1, "pid": Int(entry.process.processIdentifier), "shared": numbers.count,
+                                       "readToken": tokenLine != "session token: NOT READ", "exitStatus": Int(outcome.status)])
         }
 
         // 4. The app drains as items arrive.
@@ -120,41 +153,67 @@ enum ScenarioRole {
             app.kill(SIGTERM)
         }
         let appOutcome = app.wait(timeout: 150)
-        let again = try LaunchedProcess(executable: me, arguments: [
+        let again = try Cleanup.launch(me, [
             "app", "--root", root.path, "--group", group, "--entitlements", file("Notes.entitlements"),
             "--bundle-id", "ai.systenics.notes", "--json",
         ], environment: childEnvironment()).wait(timeout: 60)
 
-        Output.line("")
-        Output.line("4. The app drained")
+        report.say("")
+        report.say("4. The app drained")
         let payloadChecksum = Checksum.fnv1a(try Data(contentsOf: payload))
         var tally = Tally()
         for (launch, outcome) in [("app, watching", appOutcome), ("app, launched again", again)] {
             let items = outcome.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             tally.add(items, payloadChecksum: payloadChecksum)
-            Output.line("   \(launch): received \(items.count) item(s), exit \(outcome.status)"
+            report.say("   \(launch): received \(items.count) item(s), exit \(outcome.status)"
                 + (outcome.succeeded ? "" : "; stderr: " + outcome.standardError.replacingOccurrences(of: "\n", with: " ")))
             for item in items.prefix(3) {
-                Output.line("     #\(item["sequence"] ?? "?") \(item["url"] ?? "") \"\(item["title"] ?? "")\" [\(item["file"] ?? "-"), \(item["fileBytes"] ?? 0) bytes] from \(item["sender"] ?? "?")")
+                report.say("     #\(item["sequence"] ?? "?") \(item["url"] ?? "") \"\(item["title"] ?? "")\" [\(item["file"] ?? "-"), \(item["fileBytes"] ?? 0) bytes] from \(item["sender"] ?? "?")")
             }
-            if items.count > 3 { Output.line("     ... and \(items.count - 3) more") }
+            if items.count > 3 { report.say("     ... and \(items.count - 3) more") }
+            report.event("appDrained", ["launch": launch, "received": items.count, "exitStatus": Int(outcome.status)])
         }
 
         let lost = Set(shared.keys).subtracting(tally.urls.keys).count
         let duplicated = tally.urls.values.reduce(0) { $0 + max(0, $1 - 1) }
         let elapsed = Date().timeIntervalSince(started)
-        let ok = lost == 0 && duplicated == 0 && tally.damaged == 0 && shared.count == expected && tally.inOrder
-        Output.line("")
-        Output.line("Summary: shared \(shared.count), received \(tally.urls.count), lost \(lost), duplicated \(duplicated), "
+        let ok = lost == 0 && duplicated == 0 && tally.damaged == 0 && shared.count == expected && tally.inOrder && refusedCleanly
+        report.say("")
+        report.say("Summary: shared \(shared.count), received \(tally.urls.count), lost \(lost), duplicated \(duplicated), "
             + "attachments intact \(tally.intact)/\(tally.total), in enqueue order: \(tally.inOrder ? "yes" : "NO"), "
             + "elapsed \(String(format: "%.2f", elapsed)) s")
-        Output.line(ok ? "OK: every share arrived exactly once." : "FAILED: see above.")
-        if removeAtEnd { Output.line("(removed \(work.path); pass --keep to keep it)") }
-        if json {
-            Output.json(["shared": shared.count, "received": tally.urls.count, "lost": lost, "duplicated": duplicated,
-                         "elapsedMilliseconds": Int(elapsed * 1000), "root": root.path])
+        report.say(ok ? "OK: every share arrived exactly once." : "FAILED: see above.")
+        removeScratch()
+        // The closing line names what stays and what went, as they are now.
+        if let givenRoot {
+            report.say("(the root \(givenRoot.path) is yours and stays; " + (keep ? "kept the scratch folder \(work.path))" : "removed the scratch folder \(work.path))"))
+        } else {
+            report.say(keep ? "(kept \(work.path), the root inside it)" : "(removed \(work.path) with the root inside it; pass --keep to keep it)")
         }
+        var summary: [String: Any] = ["event": "summary", "shared": shared.count, "received": tally.urls.count, "lost": lost,
+                                      "duplicated": duplicated, "elapsedMilliseconds": Int(elapsed * 1000), "ok": ok, "removed": removed]
+        // "root" only while it exists: a temporary root removed above is in "removed" instead.
+        if givenRoot != nil || keep { summary["root"] = root.path }
+        if keep { summary["scratch"] = work.path }
+        report.json(summary)
         return ok ? 0 : 1
+    }
+
+    /// The scenario's output: human text, or (with --json) JSON objects only, one a
+    /// line, each with an "event"; the last one is the summary.
+    struct Report {
+        let json: Bool
+
+        func say(_ text: String) { if !json { Output.line(text) } }
+
+        func event(_ name: String, _ fields: [String: Any]) {
+            guard json else { return }
+            var object = fields
+            object["event"] = name
+            Output.json(object)
+        }
+
+        func json(_ object: [String: Any]) { if json { Output.json(object) } }
     }
 
     /// What the app processes printed, added up.

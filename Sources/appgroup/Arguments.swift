@@ -70,12 +70,17 @@ struct Arguments {
     /// Throws unless the positionals number between `range`'s bounds; `names`
     /// describes them for the message (e.g. "GROUP [KEY]").
     func expectPositionals(_ range: ClosedRange<Int>, _ names: String) throws {
+        try Self.expect(positionals, range, names)
+    }
+
+    /// As ``expectPositionals(_:_:)``, for positionals left after a command took its first ones.
+    static func expect(_ positionals: [String], _ range: ClosedRange<Int>, _ names: String) throws {
         if positionals.count < range.lowerBound {
             throw CLIError.usage("missing arguments: expected \(names)")
         }
         if positionals.count > range.upperBound {
             let extra = positionals[range.upperBound...].map(Self.quote).joined(separator: " ")
-            throw CLIError.usage("unexpected argument \(extra): expected \(names)")
+            throw CLIError.usage("unexpected argument \(extra): expected \(names.isEmpty ? "no more arguments" : names)")
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Parses the value arguments of `defaults write`, typed as `defaults` types them:
 /// `-string s`, `-int 12`, `-float 1.5`, `-bool YES`, `-data 68656c6c6f`,
 /// `-date "2026-11-30 09:00:00 +0000"`, `-array a b c`, `-dict k1 v1 k2 v2`,
-/// `-array-add a b`, `-dict-add k v`. Without a type flag the value is a string.
+/// `-array-add a b`, `-dict-add k v`. Without a type flag the value is a string,
+/// unless it looks like an old-style property list (`'(a, b)'`, `'{ k = v; }'`).
 ///
 /// Elements of `-array` and values of `-dict` are strings, as with `defaults`; a
 /// scalar type flag before one types it (`-array -int 1 -int 2`), which `defaults`
@@ -48,7 +49,8 @@ enum DefaultsValue {
                 }
                 throw CLIError.usage("several values given without a type: use -array or -dict (got \(arguments.joined(separator: " ")))")
             }
-            return .set(first)
+            // As `defaults`: an untyped value that looks like a property list is one.
+            return .set(OldStyleParser.looksLikePropertyList(first) ? try OldStyleParser.parse(first) : first)
         }
     }
 

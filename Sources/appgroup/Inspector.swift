@@ -63,6 +63,38 @@ struct Inspector {
         }
     }
 
+    /// Validates `bundle` and finds the app's own container (`Applications/BUNDLE`),
+    /// which must exist, as `simctl get_app_container BUNDLE data` finds an installed
+    /// app's. Returns a resolver acting as that app (entitled to no group).
+    /// - Throws: ``CLIError/usage(_:)`` for an invalid bundle identifier,
+    ///   ``CLIError/notFound(_:)`` when the app has no container under the root.
+    func existingApplication(_ bundle: String) throws -> (resolver: ContainerResolver, container: URL) {
+        let identity: Entitlements
+        do {
+            identity = try Entitlements(teamIdentifier: Self.teamIdentifier, bundleIdentifier: bundle, applicationGroups: [])
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        let resolver = ContainerResolver(root: root, entitlements: identity)
+        let container = resolver.applicationContainerLocation()
+        switch FileKind(container) {
+        case .directory:
+            return (resolver, container)
+        case .symbolicLink(let target):
+            throw CLIError.failed("\(container.path) is a symbolic link to \(target), not an app container: it was not followed; remove the link")
+        case .unreadable(let code):
+            throw CLIError.failed("cannot look at \(container.path): \(FileKind.reason(code))")
+        case .regular, .other:
+            throw CLIError.failed("\(container.path) is not a directory, so it is not an app container; move it away")
+        case .missing:
+            let applications = root.appendingPathComponent(ContainerResolver.applicationsDirectoryName, isDirectory: true)
+            let present = isDirectory(applications) ? ((try? FileKind.names(in: applications)) ?? []).sorted() : []
+            let known = present.isEmpty ? "no app container is present there" : "apps present: " + present.joined(separator: ", ")
+            throw CLIError.notFound("unknown app \(bundle): no app container at \(container.path) (\(known)); "
+                                    + "an app's own container is made when it first opens its own defaults or container")
+        }
+    }
+
     /// The groups present: directories of the root named by a valid group
     /// identifier (`Applications/`, the per-app containers, is not one), sorted.
     /// A symbolic link there is not a group (see ``linkedGroups()``).
@@ -99,6 +131,27 @@ struct Inspector {
             return (group, FileKind(root.appendingPathComponent(name, isDirectory: true)))
         }
     }
+
+    /// What `path` and `create` name: a group (GROUP), or an app (`--bundle BUNDLE`).
+    enum Named {
+        case group(String)
+        case bundle(String)
+
+        /// From the arguments: `--bundle`, else the one positional GROUP.
+        init(_ arguments: Arguments) throws {
+            if let bundle = arguments.option("bundle") {
+                try arguments.expectPositionals(0...0, "no GROUP with --bundle")
+                self = .bundle(bundle)
+            } else {
+                try arguments.expectPositionals(1...1, "GROUP")
+                self = .group(arguments.positionals[0])
+            }
+        }
+    }
+
+    /// Throws unless the root exists (as ``groups()`` reports it), for commands
+    /// that would otherwise make one.
+    func requireRoot() throws { _ = try entries() }
 
     /// True for a real directory (a link to one is not).
     func isDirectory(_ url: URL) -> Bool { FileKind(url) == .directory }

@@ -69,16 +69,35 @@ enum OldStylePlist {
 
     /// "a string", "an array"...: what a value is, for messages.
     static func kind(of value: Any) -> String {
-        switch value {
-        case is String: return "a string"
-        case is Bool where type(of: value) == Bool.self: return "a boolean"
-        case is Int: return "an integer"
-        case is Double: return "a real number"
-        case is Data: return "data"
-        case is Date: return "a date"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "a dictionary"
-        default: return "a \(type(of: value))"
+        guard let type = ValueType(value) else { return "a \(type(of: value))" }
+        switch type {
+        case .string: return "a string"
+        case .boolean: return "a boolean"
+        case .integer: return "an integer"
+        case .float: return "a real number"
+        case .data: return "data"
+        case .date: return "a date"
+        case .array: return "an array"
+        case .dictionary: return "a dictionary"
+        }
+    }
+
+    /// The property-list types, named as `defaults read-type` names them.
+    enum ValueType: String {
+        case string, boolean, integer, float, data, date, array, dictionary
+
+        init?(_ value: Any) {
+            switch value {
+            case is String: self = .string
+            case is Bool where type(of: value) == Bool.self: self = .boolean
+            case is Int: self = .integer
+            case is Double: self = .float
+            case is Data: self = .data
+            case is Date: self = .date
+            case is [Any]: self = .array
+            case is [String: Any]: self = .dictionary
+            default: return nil
+            }
         }
     }
 
@@ -104,7 +123,11 @@ enum OldStylePlist {
         let bare = !string.isEmpty && string.unicodeScalars.allSatisfy {
             ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_"
         }
-        if bare { return string }
+        return bare ? string : quoted(string)
+    }
+
+    /// `string` in double quotes, with quotes, backslashes and control characters escaped.
+    static func quoted(_ string: String) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 // appgroup: look into and edit emulated App Group containers. Each command lives in
@@ -6,26 +7,38 @@ import Foundation
 /// Runs the command named by `argv` (the arguments after the program name).
 func run(_ argv: [String]) throws {
     guard let command = argv.first else {
-        throw CLIError.usage("missing command: path, list, defaults read|write|delete or pending")
+        throw CLIError.usage("missing command: \(Help.commandList)")
     }
     let rest = Array(argv.dropFirst())
     switch command {
     case "--help", "-h", "help": Output.line(Help.overview)
+    case "--version": Output.line("appgroup \(AppGroupContainerVersion.string)")
     case "path": try PathCommand.run(rest)
     case "list": try ListCommand.run(rest)
+    case "create": try CreateCommand.run(rest)
+    case "erase": try EraseCommand.run(rest)
     case "pending": try PendingCommand.run(rest)
+    case "keychain": try KeychainCommand.run(rest)
+    case "device": try DeviceCommand.run(rest)
+    case "plist": try PlistCommand.run(rest)
+    case "completion": try CompletionCommand.run(rest)
     case "defaults":
-        guard let sub = rest.first else { throw CLIError.usage("missing defaults command: read, write or delete") }
+        guard let sub = rest.first else { throw CLIError.usage("missing defaults command: \(Help.defaultsList)") }
         let subRest = Array(rest.dropFirst())
         switch sub {
         case "--help", "-h", "help": Output.line(Help.defaults)
         case "read": try DefaultsReadCommand.run(subRest)
+        case "read-type": try DefaultsReadTypeCommand.run(subRest)
         case "write": try DefaultsWriteCommand.run(subRest)
         case "delete": try DefaultsDeleteCommand.run(subRest)
-        default: throw CLIError.usage("unknown defaults command \(Arguments.quote(sub)): use read, write or delete")
+        case "rename": try DefaultsRenameCommand.run(subRest)
+        case "find": try DefaultsFindCommand.run(subRest)
+        case "export": try DefaultsExportCommand.run(subRest)
+        case "import": try DefaultsImportCommand.run(subRest)
+        default: throw CLIError.usage("unknown defaults command \(Arguments.quote(sub)): use \(Help.defaultsList)")
         }
     default:
-        throw CLIError.usage("unknown command \(Arguments.quote(command)): use path, list, defaults or pending")
+        throw CLIError.usage("unknown command \(Arguments.quote(command)): use \(Help.commandList)")
     }
 }
 

@@ -46,6 +46,30 @@ final class CLIFixture {
         return try JSONSerialization.jsonObject(with: Data(output.utf8), options: [.fragmentsAllowed])
     }
 
+    /// `appgroup arguments`, which must fail with `status`, print nothing on standard
+    /// output and one line on standard error holding every one of `phrases`.
+    @discardableResult
+    func fail(_ arguments: [String], status: Int32, _ phrases: [String] = [],
+              sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessOutcome {
+        let outcome = try appgroup(arguments)
+        #expect(outcome.signal == nil && !outcome.timedOut, sourceLocation: sourceLocation)
+        #expect(outcome.status == status, "appgroup \(arguments): status \(outcome.status), stderr \(outcome.standardError)", sourceLocation: sourceLocation)
+        #expect(outcome.standardOutput.isEmpty, "appgroup \(arguments) printed \(outcome.standardOutput)", sourceLocation: sourceLocation)
+        #expect(outcome.standardError.split(separator: "\n").count == 1, "appgroup \(arguments): stderr \(outcome.standardError)", sourceLocation: sourceLocation)
+        for phrase in phrases {
+            #expect(outcome.standardError.contains(phrase), "appgroup \(arguments): \"\(phrase)\" not in \(outcome.standardError)", sourceLocation: sourceLocation)
+        }
+        return outcome
+    }
+
+    /// Runs `script` with bash (`$1`... are `arguments`, `$APPGROUP` the built tool),
+    /// in the device's environment: for pipes and standard input.
+    func bash(_ script: String, _ arguments: [String] = []) throws -> ProcessOutcome {
+        let environment = device.environment(for: nil, extra: ["APPGROUP": try Self.binary("appgroup").path])
+        return try LaunchedProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script, "bash"] + arguments,
+                                       environment: environment, timeout: 60)
+    }
+
     /// The group's own suite as the Notes app sees it, in this process.
     func appDefaults() throws -> SharedDefaults {
         try SharedDefaults(requiringSuiteName: Self.group, resolver: device.resolver(for: notes.app))

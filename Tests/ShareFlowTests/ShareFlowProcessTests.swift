@@ -209,7 +209,8 @@ import ShareInbox
         #expect(summary["received"] as? Int == 12)
         #expect(summary["lost"] as? Int == 0)
         #expect(summary["duplicated"] as? Int == 0)
-        #expect(outcome.standardOutput.contains("containerURL(forSecurityApplicationGroupIdentifier: \"group.ai.systenics.notes\") -> nil"))
+        let refused = try #require(Demo.received(outcome.outputLines).first { $0["event"] as? String == "unentitledExtension" })
+        #expect(refused["containerURL"] is NSNull && refused["refusedCleanly"] as? Bool == true)
     }
 
     @Test func everyRoleHasHelpAndBadArgumentsExit64() throws {

@@ -13,6 +13,7 @@ enum DefaultsDeleteCommand {
 
         Options:
           --suite NAME  the suite (default: the group's own, named after the group)
+          --bundle ID   instead of GROUP: the app's private suites (default: its own domain)
           --root DIR    the container root (default: APP_GROUP_CONTAINERS_ROOT, else the per-user default)
 
         Fails (exit 1) for an unknown group, a suite that does not exist, a missing key
@@ -22,11 +23,10 @@ enum DefaultsDeleteCommand {
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: [])
         if arguments.wantsHelp { return Output.line(help) }
-        try arguments.expectPositionals(1...2, "GROUP [KEY]")
-        let suite = try DefaultsSuite(groupArgument: arguments.positionals[0], arguments: arguments)
+        let (suite, rest) = try DefaultsSuite.open(arguments, expecting: 0...1, "[KEY]")
         // Reports a missing suite or a corrupt file before changing anything.
         _ = try suite.values()
-        let key = arguments.positionals.count == 2 ? arguments.positionals[1] : nil
+        let key = rest.first
         try DefaultsSuite.translating {
             try suite.defaults.transaction { transaction in
                 guard let key else {

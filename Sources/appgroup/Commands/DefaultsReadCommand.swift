@@ -2,6 +2,7 @@
 enum DefaultsReadCommand {
     static let help = """
         usage: appgroup defaults read [--root DIR] GROUP [--suite NAME] [KEY] [--json]
+               appgroup defaults read [--root DIR] --bundle BUNDLE [--suite NAME] [KEY] [--json]
 
         Prints a defaults suite of the App Group GROUP, or one key of it, as
         `defaults read` does (old-style property-list text: dictionaries in braces,
@@ -14,6 +15,8 @@ enum DefaultsReadCommand {
 
         Options:
           --suite NAME  the suite (default: the group's own, named after the group)
+          --bundle ID   instead of GROUP: the app's private suites, in its own container
+                        (default suite: the app's own domain, named after the bundle)
           --json        print JSON
           --root DIR    the container root (default: APP_GROUP_CONTAINERS_ROOT, else the per-user default)
 
@@ -24,17 +27,15 @@ enum DefaultsReadCommand {
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: ["json"])
         if arguments.wantsHelp { return Output.line(help) }
-        try arguments.expectPositionals(1...2, "GROUP [KEY]")
-        let suite = try DefaultsSuite(groupArgument: arguments.positionals[0], arguments: arguments)
+        let (suite, rest) = try DefaultsSuite.open(arguments, expecting: 0...1, "[KEY]")
         // Entries, not a dictionary: a key is matched exactly as stored, so of two
         // keys that differ only in Unicode normalization each reads its own value.
         let entries = try suite.entries()
         let json = arguments.flag("json")
-        guard arguments.positionals.count == 2 else {
+        guard let key = rest.first else {
             return json ? try Output.jsonObject(entries.map { ($0.key, OldStylePlist.jsonObject($0.value)) })
                         : Output.line(OldStylePlist.render(entries: entries))
         }
-        let key = arguments.positionals[1]
         guard let value = entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value else {
             throw CLIError.notFound("the domain/default pair of (\(suite.name), \(key)) does not exist: no key \(Arguments.quote(key)) in \(suite.label)")
         }

@@ -4,6 +4,7 @@ import SharedDefaults
 enum DefaultsWriteCommand {
     static let help = """
         usage: appgroup defaults write [--root DIR] GROUP [--suite NAME] KEY [-type] VALUE...
+               appgroup defaults write [--root DIR] --bundle BUNDLE [--suite NAME] KEY [-type] VALUE...
 
         Sets KEY in a defaults suite of the App Group GROUP, typed as `defaults write`
         types values:
@@ -18,6 +19,9 @@ enum DefaultsWriteCommand {
           -array-add V...         append to the array KEY holds (made if missing)
           -dict-add K V...        add pairs to the dictionary KEY holds (made if missing)
         Inside -array and -dict a scalar type before a value types it: -array -int 1 -int 2.
+        An untyped value in old-style property-list form is parsed as `defaults` parses it:
+        '(a, b)' is an array, '{ k = v; n = (1, 2); }' a dictionary, <68656c6c6f> data inside
+        them; every other leaf is a string. Quote it for the shell.
 
         The write goes through SharedDefaults and its file coordinator, as an app's does:
         under the suite's write lock the latest suite is re-read, the key changed and the
@@ -27,6 +31,7 @@ enum DefaultsWriteCommand {
 
         Options (before KEY; everything after KEY is the value):
           --suite NAME  the suite (default: the group's own, named after the group)
+          --bundle ID   instead of GROUP: the app's private suites (default: its own domain)
           --root DIR    the container root (default: APP_GROUP_CONTAINERS_ROOT, else the per-user default)
 
         Fails with exit 65 for a value that does not parse as its type, 64 for bad
@@ -34,14 +39,16 @@ enum DefaultsWriteCommand {
         """
 
     static func run(_ argv: [String]) throws {
-        let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: [], positionalsBeforeTrailing: 2)
+        // With --bundle there is no GROUP: the value starts after KEY all the same.
+        let namesBundle = argv.contains { $0 == "--bundle" || $0.hasPrefix("--bundle=") }
+        let arguments = try Arguments(argv, options: DefaultsSuite.options, flags: [], positionalsBeforeTrailing: namesBundle ? 1 : 2)
         // A lone --help after the key asks for help too (store the text with -string --help).
         if arguments.wantsHelp || arguments.trailing == ["--help"] || arguments.trailing == ["-h"] { return Output.line(help) }
-        try arguments.expectPositionals(2...2, "GROUP KEY VALUE")
+        try arguments.expectPositionals(namesBundle ? 1...1 : 2...2, namesBundle ? "KEY VALUE" : "GROUP KEY VALUE")
         // Parse the value before touching anything: a bad value writes nothing.
         let write = try DefaultsValue.parse(arguments.trailing)
-        let suite = try DefaultsSuite(groupArgument: arguments.positionals[0], arguments: arguments)
-        let key = arguments.positionals[1]
+        let (suite, rest) = try DefaultsSuite.open(arguments, expecting: 1...1, "KEY VALUE")
+        guard let key = rest.first else { throw CLIError.usage("missing arguments: expected KEY VALUE") }
         try DefaultsSuite.translating {
             // A corrupt file fails the read here; the write would move it aside instead.
             if suite.exists { _ = try suite.defaults.persistentDomain() }

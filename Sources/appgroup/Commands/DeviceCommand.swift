@@ -1,0 +1,47 @@
+import AppGroupContainer
+import Foundation
+import SharedKeychain
+
+/// `appgroup device lock|unlock|reboot|status`: the device state the keychain's
+/// data protection follows, for every process using the device at once.
+enum DeviceCommand {
+    static let help = """
+        usage: appgroup device lock|unlock|reboot|status [--root DIR] [--device NAME]
+
+        Changes or shows the state of the simulated device that keychain data protection
+        follows, for every app and extension using it at once:
+          lock     the screen locks: WhenUnlocked items become unreadable (errSecInteractionNotAllowed)
+          unlock   the user unlocks: every item readable; the first unlock since boot also
+                   opens AfterFirstUnlock items
+          reboot   the device restarts: locked, and not unlocked since boot (before first
+                   unlock, only Always items are readable)
+          status   prints the state
+        Each prints the state it leaves. A device with no passcode is always unlocked for
+        data protection (the state says so).
+
+        Options:
+          --device NAME  the device (default: APP_GROUP_KEYCHAIN_DEVICE, else "default")
+          --root DIR     the container root (default: APP_GROUP_CONTAINERS_ROOT, else the per-user default)
+        """
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try Arguments(argv, options: ["root", "device"], flags: [])
+        if arguments.wantsHelp { return Output.line(help) }
+        try arguments.expectPositionals(1...1, "lock, unlock, reboot or status")
+        let action = arguments.positionals[0]
+        guard ["lock", "unlock", "reboot", "status"].contains(action) else {
+            throw CLIError.usage("unknown device command \(Arguments.quote(action)): use lock, unlock, reboot or status")
+        }
+        let device = try KeychainCommand.device(arguments)
+        let state = try KeychainCommand.keychainCall { () -> DeviceState in
+            switch action {
+            case "lock": try device.lock()
+            case "unlock": try device.unlock()
+            case "reboot": try device.reboot()
+            default: break
+            }
+            return try device.state()
+        }
+        Output.line("\(device.name): \(state)")
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Parses the old-style (OpenStep) property-list text `defaults write` accepts for
+/// an untyped value that looks like a collection: `'(a, b)'` is an array of two
+/// strings, `'{ k = v; n = (1, 2); }'` a dictionary. As in that format, every leaf
+/// is a string (`1` is the string "1"), `<68656c6c6f>` is data, words of letters,
+/// digits and `_$+/:.-` need no quotes, and `//` and `/* */` comments are skipped.
+struct OldStyleParser {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private var depth = 0
+
+    /// Deeper nesting than any preference needs is refused rather than recursed into.
+    static let maximumDepth = 64
+
+    /// The value `text` holds, which must be one array or dictionary.
+    /// - Throws: ``CLIError/badValue(_:)`` saying what is wrong and at which character.
+    static func parse(_ text: String) throws -> Any {
+        var parser = OldStyleParser(scalars: Array(text.unicodeScalars))
+        let value = try parser.value()
+        parser.skipSpace()
+        guard parser.index == parser.scalars.count else { throw parser.failure("unexpected text after the value") }
+        return value
+    }
+
+    /// True when an untyped value is meant as a property list (starts with `(` or `{`).
+    static func looksLikePropertyList(_ text: String) -> Bool {
+        let first = text.unicodeScalars.first { !CharacterSet.whitespacesAndNewlines.contains($0) }
+        return first == "(" || first == "{"
+    }
+
+    private init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    private mutating func value() throws -> Any {
+        skipSpace()
+        guard index < scalars.count else { throw failure("the text ends where a value is expected") }
+        switch scalars[index] {
+        case "(": return try nested { try $0.array() }
+        case "{": return try nested { try $0.dictionary() }
+        case "<": return try data()
+        default: return try string()
+        }
+    }
+
+    private mutating func nested(_ body: (inout OldStyleParser) throws -> Any) throws -> Any {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw failure("collections nest more than \(Self.maximumDepth) levels deep") }
+        index += 1 // the opening bracket
+        return try body(&self)
+    }
+
+    private mutating func array() throws -> [Any] {
+        var elements: [Any] = []
+        while true {
+            skipSpace()
+            if try take(")") { return elements }
+            elements.append(try value())
+            skipSpace()
+            if try take(")") { return elements }
+            guard try take(",") else { throw failure("expected ',' or ')' in an array") }
+        }
+    }
+
+    private mutating func dictionary() throws -> [String: Any] {
+        var pairs: [String: Any] = [:]
+        while true {
+            skipSpace()
+            if try take("}") { return pairs }
+            let key = try string()
+            skipSpace()
+            guard try take("=") else { throw failure("expected '=' after the key \"\(key)\"") }
+            pairs[key] = try value()
+            skipSpace()
+            guard try take(";") else { throw failure("expected ';' after the value of \"\(key)\"") }
+        }
+    }
+
+    private mutating func data() throws -> Data {
+        index += 1 // "<"
+        var hex = ""
+        while index < scalars.count, scalars[index] != ">" {
+            hex.unicodeScalars.append(scalars[index])
+            index += 1
+        }
+        guard try take(">") else { throw failure("data is not closed with '>'") }
+        guard let bytes = DefaultsValue.hexData(hex) else { throw failure("<\(hex)> is not hex data") }
+        return bytes
+    }
+
+    private mutating func string() throws -> String {
+        guard index < scalars.count else { throw failure("the text ends where a string is expected") }
+        if scalars[index] == "\"" { return try quoted() }
+        var word = ""
+        while index < scalars.count, Self.isWordScalar(scalars[index]) {
+            word.unicodeScalars.append(scalars[index])
+            index += 1
+        }
+        guard !word.isEmpty else { throw failure("unexpected '\(scalars[index])'; quote strings that hold it") }
+        return word
+    }
+
+    private mutating func quoted() throws -> String {
+        index += 1 // opening quote
+        var out = ""
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if scalar == "\"" { return out }
+            guard scalar == "\\" else { out.unicodeScalars.append(scalar); continue }
+            guard index < scalars.count else { break }
+            let escaped = scalars[index]
+            index += 1
+            switch escaped {
+            case "n": out += "\n"
+            case "t": out += "\t"
+            case "r": out += "\r"
+            case "U", "u": out.unicodeScalars.append(try unicodeEscape())
+            default: out.unicodeScalars.append(escaped)
+            }
+        }
+        throw failure("a quoted string is not closed")
+    }
+
+    /// The four hex digits after `\U`.
+    private mutating func unicodeEscape() throws -> Unicode.Scalar {
+        guard index + 4 <= scalars.count else { throw failure("\\U needs four hex digits") }
+        let digits = String(String.UnicodeScalarView(scalars[index..<index + 4]))
+        guard let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
+            throw failure("\\U\(digits) is not a character")
+        }
+        index += 4
+        return scalar
+    }
+
+    private mutating func take(_ scalar: Unicode.Scalar) throws -> Bool {
+        guard index < scalars.count, scalars[index] == scalar else { return false }
+        index += 1
+        return true
+    }
+
+    /// Skips whitespace and comments.
+    private mutating func skipSpace() {
+        while index < scalars.count {
+            if CharacterSet.whitespacesAndNewlines.contains(scalars[index]) {
+                index += 1
+            } else if scalars[index] == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
+                while index < scalars.count, scalars[index] != "\n" { index += 1 }
+            } else if scalars[index] == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                index += 2
+                while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") { index += 1 }
+                index = min(index + 2, scalars.count)
+            } else {
+                return
+            }
+        }
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.isASCII && CharacterSet.alphanumerics.contains(scalar)) || "_$+/:.-".unicodeScalars.contains(scalar)
+    }
+
+    private func failure(_ problem: String) -> CLIError {
+        .badValue("could not parse the property list value: \(problem) (at character \(index + 1)); "
+                  + "single-quote the whole value, or give a type (-string) to store it as text")
+    }
+}
