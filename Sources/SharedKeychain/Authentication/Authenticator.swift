@@ -79,7 +79,8 @@ struct Authenticator {
                 let both = AuthenticationFactors(biometryEnrollment: sensor.enrollmentGeneration, passcode: true)
                 let canScan = goal.allowsBiometry && !biometryDeclined && factors.biometryEnrollment == nil && sensor.canScan(passcodeSet: state.isPasscodeSet)
                 let canEnter = goal.allowsPasscode && !factors.passcode && state.isPasscodeSet
-                if canScan && (goal.isMet(scanned) || (canEnter && goal.isMet(both))) {
+                // A scan is shown only when it counts: alone, or with a passcode the goal needs besides.
+                if canScan && (goal.isMet(scanned) || (canEnter && goal.isMet(both) && !goal.isMet(entered))) {
                     switch sensor.present(.biometry, reason: reason) {
                     case .match?:
                         factors.biometryEnrollment = sensor.enrollmentGeneration
