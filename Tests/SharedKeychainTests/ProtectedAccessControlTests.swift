@@ -95,16 +95,5 @@ import Testing
         #expect(asProcess(app) { SecItemAdd(add as CFDictionary, nil) } == errSecParam)
         #expect(try box.device.itemCount() == 1)
     }
-
-    @Test func aDeleteNeedsNoAuthentication() throws {
-        let box = try Sandbox()
-        defer { box.remove() }
-        let app = box.keychain(Targets.app)
-        #expect(Protected.add(app, "erin", .biometryCurrentSet) == errSecSuccess)
-        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "erin"]
-        #expect(asProcess(app) { SecItemDelete(query as CFDictionary) } == errSecSuccess)
-        #expect(try Protected.prompts(box.device) == 0)
-        #expect(try box.device.itemCount() == 0)
-    }
 }
 #endif

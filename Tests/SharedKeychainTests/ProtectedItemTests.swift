@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func attributeOnlySearchesAndExistenceChecksDoNotPrompt() throws {
+    @Test func attributeOnlySearchesExistenceChecksAndDeletesDoNotPrompt() throws {
         let box = try Sandbox()
         defer { box.remove() }
         let app = box.keychain(Targets.app)
@@ -54,6 +54,10 @@ import Testing
         var found: CFTypeRef?
         #expect(asProcess(app) { SecItemCopyMatching(query as CFDictionary, &found) } == errSecSuccess)
         #expect((found as? [[String: Any]])?.count == 1)
+        // A delete needs no authentication either.
+        query = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice"]
+        #expect(asProcess(app) { SecItemDelete(query as CFDictionary) } == errSecSuccess)
+        #expect(try box.device.itemCount() == 0)
         #expect(try Protected.prompts(box.device) == 0)
     }
 
