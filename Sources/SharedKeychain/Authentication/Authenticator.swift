@@ -86,7 +86,7 @@ struct Authenticator {
                         factors.biometryEnrollment = sensor.enrollmentGeneration
                         sensor.failedMatches = 0
                     case .noMatch?:
-                        sensor.failedMatches += 1
+                        sensor.recordFailedMatch()
                         return .failure(.authenticationFailed)
                     case .cancel?: return .failure(.userCancel)
                     case .fallback?:

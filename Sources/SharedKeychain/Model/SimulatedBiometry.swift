@@ -90,14 +90,20 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
     /// Enrols a face or finger set: a new enrolment, whatever was enrolled before.
     public mutating func enroll() {
         isEnrolled = true
-        enrollmentGeneration += 1
+        // Wrapping: a crafted file may hold Int.max; any change of value is what counts.
+        enrollmentGeneration &+= 1
         failedMatches = 0
     }
 
     /// Removes every enrolled face or finger.
     public mutating func removeEnrollment() {
         isEnrolled = false
-        enrollmentGeneration += 1
+        enrollmentGeneration &+= 1
+    }
+
+    /// Counts a failed match (saturating: a crafted file may hold Int.max).
+    mutating func recordFailedMatch() {
+        failedMatches = max(0, failedMatches) < Int.max ? max(0, failedMatches) + 1 : Int.max
     }
 
     /// Takes the next scripted outcome and records the prompt.
