@@ -38,6 +38,8 @@ import Testing
         #expect(try box.device.biometry().isLockedOut)
         try box.device.enrollBiometry()
         #expect(try box.device.biometry().enrollmentGeneration == Int.min)
+        // Enrolling ended the lockout; lock it out again at the limit.
+        try box.device.changeBiometry { sensor, _ in sensor.failedMatches = Int.max }
         var saturated = try box.device.biometry()
         saturated.recordFailedMatch()
         #expect(saturated.failedMatches == Int.max)
