@@ -167,6 +167,15 @@ import Testing
         // A wrong passcode is errSecAuthFailed.
         try box.device.scriptBiometry([.noMatch])
         #expect(Protected.read(app, "presence").status == errSecAuthFailed)
+        #expect(try box.device.biometry().presentedPrompts.last?.kind == .passcode)
+        // .and asks for both: a scan, then the passcode (enrolled again first).
+        try box.device.enrollBiometry()
+        #expect(Protected.add(app, "both", [.biometryAny, .and, .devicePasscode], value: "b") == errSecSuccess)
+        try box.device.scriptBiometry([.match, .match])
+        #expect(Protected.read(app, "both").value == "b")
+        #expect(try box.device.biometry().presentedPrompts.suffix(2).map(\.kind) == [.biometry, .passcode])
+        try box.device.scriptBiometry([.match, .cancel])
+        #expect(Protected.read(app, "both").status == errSecUserCanceled)
     }
 
     @Test func fiveFailedMatchesLockBiometryOutUntilThePasscode() throws {
