@@ -21,6 +21,8 @@ import SharedKeychain
 //                                         changes the simulated device state; prints it
 //   hold-lock                             takes the keychain's write lock, prints "locked", sleeps
 //   delete --service S --account A        SecItemDelete; prints status=N
+//   seed-save, seed-read, biometry, evaluate
+//                                         protected items and the sensor: see ProtectedCommands.swift
 //   add-until-killed --prefix P [--size N] adds P-0, P-1, ... (N-byte values) printing "acked P-i" after each
 //                                         success, until killed (the kill-storm tests)
 
@@ -175,6 +177,9 @@ case "add-until-killed":
         say("acked \(prefix)-\(i)")
         i += 1
     }
+case "seed-save", "seed-read", "biometry", "evaluate":
+    // Protected items and the simulated sensor: ProtectedCommands.swift.
+    runProtectedCommand(command)
 default:
     fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
 }

@@ -26,6 +26,8 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible, L
     case invalidKeychain(path: String, problem: String)
     /// `errSecIO` (-36): the file system failed (disk full, permissions, a lock timeout).
     case storage(AppGroupError)
+    /// -128, -25293 or -25308: a protected item's authentication did not succeed.
+    case authentication(AuthenticationFailure)
 
     /// The `OSStatus` Apple's API returns for this error.
     public var status: Int32 {
@@ -40,6 +42,7 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible, L
         case .unimplemented: return SecStatus.unimplemented
         case .invalidKeychain: return SecStatus.invalidKeychain
         case .storage: return SecStatus.io
+        case let .authentication(failure): return failure.status
         }
     }
 
@@ -79,6 +82,8 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "It was left untouched: move it aside (or erase the simulated device) to start over."
         case let .storage(error):
             return code + "errSecIO: \(error.description)"
+        case let .authentication(failure):
+            return code + failure.description
         }
     }
 

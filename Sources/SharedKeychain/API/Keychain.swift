@@ -107,7 +107,8 @@ public struct Keychain: Sendable, CustomStringConvertible {
         let engine = try makeEngine()
         let content = try KeychainFile.load(device.keychainURL)
         let indices = try engine.matches(parsed, in: content)
-        return KeychainEngine.result(for: indices.map { content.items[$0] }, query: parsed)
+        let items = try authorize(parsed, indices.map { content.items[$0] }, engine: engine, operation: .copyMatching)
+        return KeychainEngine.result(for: items, query: parsed)
     }
 
     /// `SecItemUpdate`: applies `attributes` (values, attributes, accessibility, sync
@@ -115,7 +116,10 @@ public struct Keychain: Sendable, CustomStringConvertible {
     public func update(_ query: [String: Any], with attributes: [String: Any]) throws {
         let parsed = try ParsedQuery(query, for: .update)
         let changes = try ParsedQuery(attributes, for: .updateAttributes, itemClass: parsed.itemClass)
-        try modify { engine, content in try engine.update(parsed, with: changes, in: &content) }
+        try modify { engine, content in
+            _ = try authorize(parsed, try engine.matches(parsed, in: content).map { content.items[$0] }, engine: engine, operation: .update)
+            try engine.update(parsed, with: changes, in: &content)
+        }
     }
 
     /// `SecItemDelete`: removes every item `query` matches; returns how many.
@@ -128,7 +132,8 @@ public struct Keychain: Sendable, CustomStringConvertible {
     // MARK: Plumbing
 
     func makeEngine() throws -> KeychainEngine {
-        KeychainEngine(groups: AccessGroups(identity: identity, behavior: behavior), state: try device.state(), now: Date())
+        KeychainEngine(groups: AccessGroups(identity: identity, behavior: behavior), state: try device.state(), now: Date(),
+                       biometry: try device.biometry())
     }
 
     func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {

@@ -7,18 +7,21 @@ struct KeychainEngine {
     let groups: AccessGroups
     let state: DeviceState
     let now: Date
+    /// The simulated sensor, for protected items (KeychainEngine+Protection.swift).
+    var biometry = SimulatedBiometry.enrolledFaceID
 
     // MARK: Add
 
     /// Adds the item `query` describes and returns it.
     func add(_ query: ParsedQuery, to content: inout KeychainFileContent) throws -> StoredItem {
         let kind = groups.kind(of: query)
-        let accessibility = query.accessibility ?? .whenUnlocked
+        let accessibility = query.accessibility ?? query.accessPolicy?.protection ?? .whenUnlocked
         try checkAccessibilityChoice(accessibility, synchronizable: query.sync == .yes, operation: .add)
         var item = StoredItem(itemClass: query.itemClass, kind: kind,
                               accessGroup: kind == .dataProtection ? try groups.groupForAdd(query) : "",
                               synchronizable: query.sync == .yes, accessibility: accessibility,
                               attributes: query.attributes, value: query.value)
+        item.accessPolicy = try boundAccessPolicy(query)
         item.normalizePrimaryKey()
         item.attributes[SecKey.creationDate] = .date(now)
         item.attributes[SecKey.modificationDate] = .date(now)

@@ -16,6 +16,7 @@ extension ParsedQuery {
             guard let value = dictionary[key] else { continue }
             try read(key, value, for: operation)
         }
+        try checkAuthenticationKeys(for: operation)
     }
 
     /// The refusals of one key, worded alike: what must change, for which call.
@@ -89,8 +90,10 @@ extension ParsedQuery {
             if key == SecKey.returnData { returnData = try problem.bool(value) } else { returnAttributes = try problem.bool(value) }
         case SecKey.returnRef, SecKey.returnPersistentRef:
             if try problem.bool(value) { throw KeychainError.unimplemented(feature: "\(problem.name) (item references)") }
-        case SecKey.valueRef, SecKey.valuePersistentRef, SecKey.accessControl, SecKey.useAuthenticationContext, SecKey.useAuthenticationUI:
+        case SecKey.valueRef, SecKey.valuePersistentRef:
             throw KeychainError.unimplemented(feature: problem.name)
+        case SecKey.accessControl, SecKey.useAuthenticationContext, SecKey.useAuthenticationUI:
+            try readAuthenticationKey(key, value, problem)
         case SecKey.matchLimit:
             limit = try Self.matchLimit(value, problem)
         case SecKey.useDataProtectionKeychain:

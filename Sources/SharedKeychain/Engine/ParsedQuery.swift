@@ -38,6 +38,10 @@ struct ParsedQuery {
     var returnAttributes = false
     /// nil: one match (the default); otherwise the most to return.
     var limit: Int?
+    // Protected items (ParsedQuery+Authentication.swift).
+    var accessPolicy: AccessPolicy?
+    var authenticationContext: (any AuthenticationContextValue)?
+    var authenticationUI: AuthenticationUI = .allow
 
     static func typeName(_ value: Any) -> String {
         switch value {

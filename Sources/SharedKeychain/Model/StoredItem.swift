@@ -19,6 +19,8 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
     /// Every attribute, primary-key attributes always present (empty string or 0).
     var attributes: [String: AttributeValue]
     var value: Data?
+    /// `kSecAttrAccessControl`: the authentication reading the value needs (nil: none).
+    var accessPolicy: AccessPolicy? = nil
 
     /// What makes two items the same item.
     struct PrimaryKey: Hashable {
@@ -48,6 +50,7 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
         if kind == .dataProtection { out[SecKey.accessGroup] = accessGroup }
         out[SecKey.accessible] = accessibility.rawValue
         out[SecKey.synchronizable] = synchronizable
+        if let accessPolicy { out[SecKey.accessControl] = AccessControlBridge.object(for: accessPolicy) }
         if includingData { out[SecKey.valueData] = value ?? Data() }
         return out
     }

@@ -132,6 +132,7 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
                 try KeychainFile.remove(keychainURL)
                 try KeychainFile.remove(stateURL)
+                try KeychainFile.remove(biometryURL)
             }
         }
     }

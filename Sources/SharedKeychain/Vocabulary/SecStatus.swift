@@ -33,7 +33,7 @@ enum SecStatus {
         case interactionNotAllowed: return "User interaction is not allowed."
         case decode: return "Unable to decode the provided data."
         case missingEntitlement: return "A required entitlement isn't present."
-        default: return nil
+        default: return authenticationMessage(status)
         }
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+// The platform guide's `import Security` and `import LocalAuthentication` are
+// replaced by this one line: SharedKeychain declares both vocabularies on Linux.
+import SharedKeychain
+
+// Apple's keychain guide (sections 6, 13 and 14), ported with only the import lines
+// changed: its error type, its save of a Face ID protected secret, and its read
+// with an LAContext. KeychainProbe runs them in their own process (`seed-save`,
+// `seed-read`), so the tests drive them through every outcome of the sensor.
+
+enum KeychainError: Error {
+    case itemNotFound
+    case duplicateItem
+    case invalidData
+    case unexpectedStatus(OSStatus)
+}
+
+func saveBiometricProtectedSecret(
+    secret: String,
+    account: String
+) throws {
+
+    guard let data = secret.data(using: .utf8) else {
+        throw KeychainError.invalidData
+    }
+
+    var error: Unmanaged<CFError>?
+
+    guard let accessControl = SecAccessControlCreateWithFlags(
+        kCFAllocatorDefault,
+        kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        .biometryCurrentSet,
+        &error
+    ) else {
+        throw error!.takeRetainedValue() as Error
+    }
+
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: "com.justacademy.secureapp",
+        kSecAttrAccount as String: account,
+        kSecValueData as String: data,
+        kSecAttrAccessControl as String: accessControl
+    ]
+
+    let status = SecItemAdd(
+        query as CFDictionary,
+        nil
+    )
+
+    guard status == errSecSuccess else {
+        throw KeychainError.unexpectedStatus(status)
+    }
+}
+
+func readProtectedSecret(account: String) throws -> String {
+
+    let context = LAContext()
+    context.localizedReason =
+        "Authenticate to access your saved information"
+
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: "com.justacademy.secureapp",
+        kSecAttrAccount as String: account,
+        kSecReturnData as String: true,
+        kSecMatchLimit as String: kSecMatchLimitOne,
+        kSecUseAuthenticationContext as String: context
+    ]
+
+    var result: CFTypeRef?
+
+    let status = SecItemCopyMatching(
+        query as CFDictionary,
+        &result
+    )
+
+    guard status == errSecSuccess else {
+        throw KeychainError.unexpectedStatus(status)
+    }
+
+    guard let data = result as? Data,
+          let secret = String(data: data, encoding: .utf8) else {
+        throw KeychainError.invalidData
+    }
+
+    return secret
+}

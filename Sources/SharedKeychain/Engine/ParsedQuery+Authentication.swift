@@ -1,0 +1,63 @@
+import Foundation
+
+/// `kSecUseAuthenticationUI`: whether a call may prompt.
+enum AuthenticationUI: Sendable, Hashable {
+    case allow, fail, skip
+}
+
+/// What the keychain needs of an `LAContext` passed as `kSecUseAuthenticationContext`.
+protocol AuthenticationContextValue: AnyObject, Sendable {
+    /// The context's settings and what it has proved so far.
+    var keychainView: AuthenticationContextView { get }
+    /// Records a successful authentication the keychain ran on the context, so later calls reuse it.
+    func recordKeychainAuthentication(_ factors: AuthenticationFactors, sensor: SimulatedBiometry)
+}
+
+struct AuthenticationContextView: Sendable {
+    var reason: String
+    var interactionNotAllowed: Bool
+    var isInvalidated: Bool
+    /// What an earlier evaluation proved; nil before any.
+    var proved: AuthenticationFactors?
+}
+
+extension ParsedQuery {
+    /// Reads `kSecAttrAccessControl`, `kSecUseAuthenticationContext` or `kSecUseAuthenticationUI`.
+    mutating func readAuthenticationKey(_ key: String, _ value: Any, _ problem: KeyProblem) throws {
+        switch key {
+        case SecKey.accessControl:
+            guard problem.operation == .add else {
+                throw problem.notHere(problem.operation == .updateAttributes
+                    ? "an item's access control cannot be changed by an update; delete the item and add it again with the new SecAccessControl"
+                    : "a search cannot match on access control; search by the item's other attributes")
+            }
+            guard let control = value as? AccessControlValue else {
+                throw problem.wrongType("a SecAccessControl from SecAccessControlCreateWithFlags", value)
+            }
+            accessPolicy = control.accessPolicy
+        case SecKey.useAuthenticationContext:
+            guard problem.operation != .updateAttributes else { throw problem.notHere("it belongs in the query, not in the attributes to update") }
+            guard let context = value as? AuthenticationContextValue else { throw problem.wrongType("an LAContext", value) }
+            authenticationContext = context
+        default:
+            guard problem.operation != .updateAttributes else { throw problem.notHere("it belongs in the query, not in the attributes to update") }
+            switch value as? String {
+            case SecKey.useAuthenticationUIAllow?: authenticationUI = .allow
+            case SecKey.useAuthenticationUIFail?: authenticationUI = .fail
+            case SecKey.useAuthenticationUISkip?:
+                guard problem.operation == .copyMatching else { throw problem.notHere("kSecUseAuthenticationUISkip is for SecItemCopyMatching only") }
+                authenticationUI = .skip
+            default:
+                throw problem.parameter("\(problem.name) must be kSecUseAuthenticationUIAllow, kSecUseAuthenticationUIFail or kSecUseAuthenticationUISkip, not \(Self.typeName(value)) \(Self.shortDescription(value))")
+            }
+        }
+    }
+
+    /// The checks that span keys: an access control carries its own protection class.
+    func checkAuthenticationKeys(for operation: Operation) throws {
+        if accessPolicy != nil && accessibility != nil {
+            throw KeyProblem(operation, SecKey.accessControl).parameter(
+                "kSecAttrAccessControl and kSecAttrAccessible cannot both be given: the access control already holds the protection class. Remove kSecAttrAccessible")
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The simulated device's biometric sensor, shared by every process using the
+/// device (`<name>.biometry.plist` beside its keychain, changed under the device's
+/// lock): what hardware it has, whether a face or finger is enrolled, which enrolment
+/// that is, how many matches failed in a row, and the outcomes of the next prompts.
+///
+/// Nothing waits for a human: each prompt (a biometric scan or a passcode entry)
+/// consumes the next scripted ``Outcome``. A prompt with nothing scripted is answered
+/// as a system cancel and reported on standard error.
+public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The sensor hardware (`LABiometryType`).
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case none, touchID, faceID
+    }
+
+    /// What the user does at the next prompt.
+    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The face or finger matches; at a passcode prompt, the right passcode.
+        case match
+        /// The face or finger does not match (the fifth in a row locks biometry out);
+        /// at a passcode prompt, a wrong passcode.
+        case noMatch = "no-match"
+        /// The user taps Cancel.
+        case cancel
+        /// The user taps the fallback button ("Enter Password").
+        case fallback
+        /// The system cancels the prompt (another app came forward, the screen locked).
+        case systemCancel = "system-cancel"
+    }
+
+    /// What a prompt asked for.
+    public enum PromptKind: String, Sendable, Hashable, Codable {
+        case biometry, passcode
+    }
+
+    /// A prompt that was shown: what it asked for, the reason it gave, and how it was answered.
+    public struct Prompt: Sendable, Hashable, Codable, CustomStringConvertible {
+        public var kind: PromptKind
+        /// The `localizedReason` shown.
+        public var reason: String
+        /// The scripted outcome consumed; nil when nothing was scripted (answered as a system cancel).
+        public var outcome: Outcome?
+
+        public var description: String { "\(kind) prompt \"\(reason)\": \(outcome?.rawValue ?? "unscripted")" }
+    }
+
+    /// Failed matches in a row that lock biometry out, as on iOS; a passcode entry unlocks it.
+    public static let lockoutThreshold = 5
+    /// How many shown prompts ``presentedPrompts`` keeps (the latest).
+    public static let promptHistoryLimit = 100
+
+    public var kind: Kind
+    /// A face or at least one finger is enrolled.
+    public var isEnrolled: Bool
+    /// Changes with every enrolment change (a new face, a finger added or removed):
+    /// `.biometryCurrentSet` items bound to an earlier one are invalidated.
+    public var enrollmentGeneration: Int
+    /// Failed matches since the last success.
+    public var failedMatches: Int
+    /// What the next prompts will get, first first.
+    public var scriptedOutcomes: [Outcome]
+    /// The prompts shown, oldest first (at most ``promptHistoryLimit``).
+    public var presentedPrompts: [Prompt]
+
+    /// A device in use: Face ID, enrolled, nothing scripted.
+    public static let enrolledFaceID = SimulatedBiometry(kind: .faceID, isEnrolled: true)
+
+    public init(kind: Kind, isEnrolled: Bool, enrollmentGeneration: Int = 1) {
+        self.kind = kind
+        self.isEnrolled = isEnrolled
+        self.enrollmentGeneration = enrollmentGeneration
+        failedMatches = 0
+        scriptedOutcomes = []
+        presentedPrompts = []
+    }
+
+    /// Biometry refuses to scan until a passcode is entered.
+    public var isLockedOut: Bool { failedMatches >= Self.lockoutThreshold }
+
+    /// Whether a biometric prompt can be shown (hardware, enrolment, no lockout; a passcode is needed too).
+    func canScan(passcodeSet: Bool) -> Bool { kind != .none && isEnrolled && !isLockedOut && passcodeSet }
+
+    /// `evaluatedPolicyDomainState`: opaque, equal for one enrolment, different after any change.
+    public var domainState: Data? {
+        guard kind != .none, isEnrolled else { return nil }
+        return Data("SharedKeychain.biometry.\(kind.rawValue).enrollment.\(enrollmentGeneration)".utf8)
+    }
+
+    /// Enrols a face or finger set: a new enrolment, whatever was enrolled before.
+    public mutating func enroll() {
+        isEnrolled = true
+        // Wrapping: a crafted file may hold Int.max; any change of value is what counts.
+        enrollmentGeneration &+= 1
+        failedMatches = 0
+    }
+
+    /// Removes every enrolled face or finger.
+    public mutating func removeEnrollment() {
+        isEnrolled = false
+        enrollmentGeneration &+= 1
+    }
+
+    /// Counts a failed match (saturating: a crafted file may hold Int.max).
+    mutating func recordFailedMatch() {
+        failedMatches = max(0, failedMatches) < Int.max ? max(0, failedMatches) + 1 : Int.max
+    }
+
+    /// Takes the next scripted outcome and records the prompt.
+    mutating func present(_ kind: PromptKind, reason: String) -> Outcome? {
+        let outcome = scriptedOutcomes.isEmpty ? nil : scriptedOutcomes.removeFirst()
+        presentedPrompts.append(Prompt(kind: kind, reason: reason, outcome: outcome))
+        if presentedPrompts.count > Self.promptHistoryLimit { presentedPrompts.removeFirst(presentedPrompts.count - Self.promptHistoryLimit) }
+        return outcome
+    }
+
+    public var description: String {
+        var parts = [kind == .none ? "no biometric sensor" : kind.rawValue]
+        if kind != .none { parts.append(isEnrolled ? "enrolled (enrolment \(enrollmentGeneration))" : "not enrolled") }
+        if isLockedOut { parts.append("locked out") } else if failedMatches > 0 { parts.append("\(failedMatches) failed match(es)") }
+        parts.append(scriptedOutcomes.isEmpty ? "nothing scripted" : "next: " + scriptedOutcomes.map(\.rawValue).joined(separator: " "))
+        return parts.joined(separator: ", ")
+    }
+}

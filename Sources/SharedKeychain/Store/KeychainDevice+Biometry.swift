@@ -1,0 +1,60 @@
+import AppGroupContainer
+import Foundation
+
+// The simulated biometric sensor is scripted here, on the device, rather than in
+// AppGroupTesting: the probes and apps under test reach it the same way (they
+// have a KeychainDevice, not a SimulatedDevice), and AppGroupTesting stays free
+// of the keychain.
+extension KeychainDevice {
+    /// The sensor file, beside the keychain: `<name>.biometry.plist`.
+    public var biometryURL: URL { directory.appendingPathComponent(name + ".biometry.plist") }
+
+    /// The sensor's current state; a device never configured is ``SimulatedBiometry/enrolledFaceID``.
+    public func biometry() throws -> SimulatedBiometry {
+        try KeychainFile.loadValue(SimulatedBiometry.self, from: biometryURL) ?? .enrolledFaceID
+    }
+
+    /// Changes the sensor under its lock, for every process at once; `body` also
+    /// sees the device state (read under the same lock, not changed).
+    @discardableResult
+    public func changeBiometry<T>(_ body: (inout SimulatedBiometry, DeviceState) throws -> T) throws -> T {
+        try KeychainFile.makeDirectory(directory)
+        return try KeychainFile.mapErrors(biometryURL) {
+            try FileCoordinator(timeout: 30).coordinate(writingItemAt: biometryURL) { url in
+                var sensor = try KeychainFile.loadValue(SimulatedBiometry.self, from: url) ?? .enrolledFaceID
+                let result = try body(&sensor, try state())
+                try KeychainFile.saveValue(sensor, to: url)
+                return result
+            }
+        }
+    }
+
+    /// Replaces the sensor hardware (`.none`: a device without Touch ID or Face ID).
+    public func setBiometryKind(_ kind: SimulatedBiometry.Kind) throws {
+        try changeBiometry { sensor, _ in sensor.kind = kind }
+    }
+
+    /// Enrols a new face (or finger set): `evaluatedPolicyDomainState` changes and
+    /// `.biometryCurrentSet` items added before become unreadable (errSecItemNotFound).
+    public func enrollBiometry() throws {
+        try changeBiometry { sensor, _ in sensor.enroll() }
+    }
+
+    /// Removes the enrolled face or fingers.
+    public func removeBiometryEnrollment() throws {
+        try changeBiometry { sensor, _ in sensor.removeEnrollment() }
+    }
+
+    /// Queues what the user does at the next prompts, in order, after any already queued.
+    public func scriptBiometry(_ outcomes: [SimulatedBiometry.Outcome]) throws {
+        try changeBiometry { sensor, _ in sensor.scriptedOutcomes += outcomes }
+    }
+
+    /// Resets the sensor to an enrolled Face ID with no lockout, nothing scripted and no
+    /// history. The enrolment generation is kept, so nothing invalidated comes back.
+    public func resetBiometry() throws {
+        try changeBiometry { sensor, _ in
+            sensor = SimulatedBiometry(kind: .faceID, isEnrolled: true, enrollmentGeneration: sensor.enrollmentGeneration)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+// The keys and codes of protected items (issue 13). Kept in one file so that a
+// merge with other declarations of the same constants has one place to dedupe.
+
+extension SecStatus {
+    /// `errSecAuthFailed`: authentication failed (a failed match, a lockout, no enrolment).
+    static let authFailed: Int32 = -25293
+
+    /// Apple's wording for the statuses only protected items return.
+    static func authenticationMessage(_ status: Int32) -> String? {
+        status == authFailed ? "The user name or passphrase you entered is not correct." : nil
+    }
+}
+
+extension SecKey {
+    static let useAuthenticationUIAllow = "u_AuthUIA"
+    static let useAuthenticationUIFail = "u_AuthUIF"
+    static let useAuthenticationUISkip = "u_AuthUIS"
+}
+
+#if !canImport(Security)
+/// An item's access control: a `SecAccessControl` from `SecAccessControlCreateWithFlags`.
+/// Add only; it replaces `kSecAttrAccessible` (giving both is errSecParam).
+public let kSecAttrAccessControl: CFString = SecKey.accessControl
+/// The `LAContext` a call authenticates with, and reuses once it has authenticated.
+public let kSecUseAuthenticationContext: CFString = SecKey.useAuthenticationContext
+/// Whether a call may prompt: `kSecUseAuthenticationUIAllow` (the default), `...Fail`, `...Skip`.
+public let kSecUseAuthenticationUI: CFString = SecKey.useAuthenticationUI
+/// Prompt when an item needs it (the default).
+public let kSecUseAuthenticationUIAllow: CFString = SecKey.useAuthenticationUIAllow
+/// Never prompt: an item that needs authentication is errSecInteractionNotAllowed (-25308).
+public let kSecUseAuthenticationUIFail: CFString = SecKey.useAuthenticationUIFail
+/// Never prompt: items that need authentication are skipped (SecItemCopyMatching only).
+public let kSecUseAuthenticationUISkip: CFString = SecKey.useAuthenticationUISkip
+/// `errSecAuthFailed` (-25293).
+public let errSecAuthFailed: OSStatus = SecStatus.authFailed
+#endif

@@ -1,0 +1,66 @@
+#if !canImport(Security)
+import AppGroupContainer
+import Foundation
+@testable import SharedKeychain
+import Testing
+
+/// A sensor file planted or damaged by someone else: typed errors, never a crash.
+@Suite struct ProtectedHostileSensorTests {
+    @Test func aGarbageSensorFileIsInvalidKeychainAndIsKept() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let app = box.keychain(Targets.app)
+        #expect(Protected.add(app, "alice", .biometryAny) == errSecSuccess)
+        let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>kind</key><string>irisScanner</string></dict></plist>".utf8)
+        try garbage.write(to: box.device.biometryURL)
+        #expect(Protected.read(app, "alice").status == errSecInvalidKeychain)
+        var error: NSError?
+        #expect(!LAContext(simulatedDevice: box.device).canEvaluatePolicy(.deviceOwnerAuthentication, error: &error))
+        #expect(error?.code == LAError.biometryNotAvailable.rawValue)
+        #expect(throws: SharedKeychain.KeychainError.self) { try box.device.scriptBiometry([.match]) }
+        #expect(try Data(contentsOf: box.device.biometryURL) == garbage)
+        // Erasing the device removes it with the rest.
+        try box.device.erase()
+        #expect(!FileManager.default.fileExists(atPath: box.device.biometryURL.path))
+    }
+
+    @Test func extremeCountersNeitherOverflowNorUnlock() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let app = box.keychain(Targets.app)
+        #expect(Protected.add(app, "alice", .biometryCurrentSet) == errSecSuccess)
+        try box.device.changeBiometry { sensor, _ in
+            sensor.enrollmentGeneration = Int.max
+            sensor.failedMatches = Int.max
+        }
+        // The enrolment changed (to Int.max): the item is invalidated; the lockout holds.
+        #expect(Protected.read(app, "alice").status == errSecItemNotFound)
+        #expect(try box.device.biometry().isLockedOut)
+        try box.device.enrollBiometry()
+        #expect(try box.device.biometry().enrollmentGeneration == Int.min)
+        // Enrolling ended the lockout; lock it out again at the limit.
+        try box.device.changeBiometry { sensor, _ in sensor.failedMatches = Int.max }
+        var saturated = try box.device.biometry()
+        saturated.recordFailedMatch()
+        #expect(saturated.failedMatches == Int.max)
+        let context = LAContext(simulatedDevice: box.device)
+        #expect(Protected.add(app, "bob", .userPresence) == errSecSuccess)
+        try box.device.scriptBiometry([.noMatch])
+        // Locked out, so .userPresence asks for the passcode; a wrong one fails.
+        #expect(Protected.read(app, "bob", [kSecUseAuthenticationContext as String: context]).status == errSecAuthFailed)
+        #expect(try box.device.biometry().presentedPrompts.last?.kind == .passcode)
+    }
+
+    @Test func oddReasonsAndTitlesAreCarriedAsGiven() async throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let reason = "caf\u{E9} \u{1F512}\n\"quoted\" " + String(repeating: "x", count: 2_000)
+        try box.device.scriptBiometry([.match])
+        let context = LAContext(simulatedDevice: box.device)
+        context.localizedFallbackTitle = ""
+        context.localizedCancelTitle = "\u{0}"
+        #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason))
+        #expect(try box.device.biometry().presentedPrompts.last?.reason == reason)
+    }
+}
+#endif
