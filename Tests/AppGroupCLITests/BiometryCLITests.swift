@@ -177,6 +177,9 @@ import Testing
         #expect(try probe(fixture, ["seed-save", "--account", "alice", "--secret", secret]) == "saved")
         try Data("garbage".utf8).write(to: device.biometryURL)
         try fixture.fail(["keychain", "list"], status: 1, ["errSecInvalidKeychain"])
+        // A delete is not undone by the damaged sensor: it removes the item and says so.
+        #expect(try cli(fixture, ["keychain", "delete", "--account", "alice"]).hasPrefix("deleted 1 item(s)\n"))
+        #expect(try listed(fixture).count == 1)
     }
 }
 #endif
