@@ -159,6 +159,11 @@ import Testing
         try fixture.fail(["device", "biometry", "--device", "../x"], status: 64, ["device name"])
         try fixture.fail(["device", "biometry", "--root", fixture.device.scratch.appendingPathComponent("absent").path], status: 1, ["no container root"])
         #expect(try status(fixture)["type"] as? String == "face-id")
+        // The queue is bounded, so the sensor file stays readable: all or nothing.
+        try cli(fixture, ["device", "biometry", "next"] + Array(repeating: "match", count: 999))
+        try fixture.fail(["device", "biometry", "next", "cancel", "cancel"], status: 65, ["exceed the 1000", "999 already queued", "nothing was queued"])
+        #expect((try status(fixture)["next"] as? [String])?.count == 999)
+        try cli(fixture, ["device", "biometry", "reset"])
         // Options may come before the subcommand too.
         #expect(try cli(fixture, ["device", "--device", "other", "biometry", "next", "cancel"]) == "other: face-id, enrolled (enrolment 1), no failed matches, next: cancel\n")
     }

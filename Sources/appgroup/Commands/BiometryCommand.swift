@@ -74,18 +74,39 @@ enum BiometryCommand {
         let outcomes = try action == "next" ? operands.map(parseOutcome) : []
         let device = try KeychainCommand.device(arguments)
         if action == "status" { return try status(device, json: arguments.flag("json")) }
+        if action == "next" { try queue(outcomes, on: device) }
         let sensor = try KeychainCommand.keychainCall { () -> SimulatedBiometry in
             switch action {
             case "type": if let kind { try device.setBiometryKind(kind) }
             case "enroll": try device.changeBiometry { sensor, _ in if !sensor.isEnrolled { sensor.enroll() } }
             case "unenroll": try device.changeBiometry { sensor, _ in if sensor.isEnrolled { sensor.removeEnrollment() } }
             case "re-enroll": try device.enrollBiometry()
-            case "next": try device.scriptBiometry(outcomes)
+            case "next": break
             default: try device.resetBiometry()
             }
             return try device.biometry()
         }
         Output.line("\(device.name): \(summary(sensor))")
+    }
+
+    /// The most outcomes the queue may hold: far more than a test needs, and the
+    /// sensor file stays well under the 1 MiB the library reads back (beyond it the
+    /// device could no longer read its own sensor).
+    static let queueLimit = 1000
+
+    /// Queues `outcomes` under the sensor's lock, all or none.
+    static func queue(_ outcomes: [SimulatedBiometry.Outcome], on device: KeychainDevice) throws {
+        let refusedWith = try KeychainCommand.keychainCall {
+            try device.changeBiometry { sensor, _ -> Int? in
+                guard sensor.scriptedOutcomes.count + outcomes.count <= queueLimit else { return sensor.scriptedOutcomes.count }
+                sensor.scriptedOutcomes += outcomes
+                return nil
+            }
+        }
+        if let queued = refusedWith {
+            throw CLIError.badValue("\(outcomes.count) more outcome(s) would exceed the \(queueLimit) the queue holds (\(queued) already queued): "
+                + "queue fewer, or empty the queue with `device biometry reset`; nothing was queued")
+        }
     }
 
     // MARK: Words
