@@ -3,6 +3,11 @@ enum Help {
     static let commandList = "path, list, create, erase, defaults, pending, keychain, device, plist or completion"
     static let defaultsList = "read, read-type, write, delete, rename, find, export or import"
 
+    /// `a, b or c`, for messages listing the words a place accepts.
+    static func list(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+
     static let overview = """
         usage: appgroup <command> [options]
                appgroup --version
@@ -31,6 +36,9 @@ enum Help {
           keychain delete FILTER...                    remove matching items
           keychain reset                               remove every item
           device lock|unlock|reboot|status             the state data protection follows
+          device biometry [status [--json]]            the biometric sensor: enrolment, lockout, prompts shown
+          device biometry type|enroll|unenroll|re-enroll|next OUTCOME...|reset
+                                                       script it: Face ID or Touch ID, a new face, match, cancel...
         Files and shell:
           plist FILE [--lint | --convert FORMAT]       any property-list file, like `plutil`
           completion bash|zsh                          a shell completion script

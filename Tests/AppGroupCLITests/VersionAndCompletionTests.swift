@@ -21,7 +21,7 @@ import Testing
     @Test func everyCommandHasHelp() throws {
         let fixture = try CLIFixture()
         let commands: [[String]] = [["path"], ["list"], ["create"], ["erase"], ["pending"], ["plist"], ["completion"], ["device"],
-                                    ["keychain"], ["keychain", "list"], ["keychain", "delete"], ["keychain", "reset"]]
+                                    ["device", "biometry"], ["keychain"], ["keychain", "list"], ["keychain", "delete"], ["keychain", "reset"]]
             + ["read", "read-type", "write", "delete", "rename", "find", "export", "import"].map { ["defaults", $0] }
         for command in commands {
             let outcome = try fixture.appgroup(command + ["-h"])
@@ -50,10 +50,14 @@ import Testing
             COMP_WORDS=(appgroup defaults re); COMP_CWORD=2; _appgroup; echo "${COMPREPLY[*]}"
             COMP_WORDS=(appgroup plist x --convert ""); COMP_CWORD=4; _appgroup; echo "${COMPREPLY[*]}"
             COMP_WORDS=(appgroup device ""); COMP_CWORD=2; _appgroup; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(appgroup device biometry ""); COMP_CWORD=3; _appgroup; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(appgroup device biometry type ""); COMP_CWORD=4; _appgroup; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(appgroup device biometry next match no); COMP_CWORD=5; _appgroup; echo "${COMPREPLY[*]}"
             """
         let outcome = try LaunchedProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", completing, "bash", file.path])
         #expect(outcome.succeeded, "\(outcome.standardError)")
-        #expect(outcome.outputLines == ["defaults", "read read-type rename", "xml1 binary1 json", "lock unlock reboot status"], "\(outcome.outputLines)")
+        #expect(outcome.outputLines == ["defaults", "read read-type rename", "xml1 binary1 json", "lock unlock reboot status biometry",
+                                      "status type enroll unenroll re-enroll next reset", "none touch-id face-id", "no-match"], "\(outcome.outputLines)")
         try fixture.fail(["completion", "fish"], status: 64, ["unknown shell 'fish'"])
     }
 

@@ -24,6 +24,21 @@ package struct KeychainItemSummary: Sendable {
     package let attributeCount: Int
     package let created: Date?
     package let modified: Date?
+    /// The item's `kSecAttrAccessControl`; nil for an item without one.
+    package let accessControl: KeychainAccessControlSummary?
+}
+
+/// What an item's access control demands, and whether it can still be opened.
+package struct KeychainAccessControlSummary: Sendable {
+    /// The `SecAccessControlCreateFlags` members, as Swift spells them without the dot
+    /// (`biometryCurrentSet`, `userPresence`, `or`, `and`).
+    package let flags: [String]
+    /// The enrolment generation a `.biometryCurrentSet` item was bound to when added.
+    package let boundEnrollment: Int?
+    /// True when no authentication can open the item again: the enrolled biometry
+    /// changed since a `.biometryCurrentSet` item was added (reads answer errSecItemNotFound).
+    /// Nil when that could not be told: the sensor file could not be read.
+    package let isInvalidated: Bool?
 }
 
 /// Which items an administrative delete removes: every given attribute must match
@@ -51,18 +66,30 @@ package struct KeychainItemFilter: Sendable {
 extension KeychainDevice {
     /// Every item the device holds, in file order.
     package func itemSummaries() throws -> [KeychainItemSummary] {
-        try KeychainFile.load(keychainURL).items.map(\.adminSummary)
+        try summaries(of: KeychainFile.load(keychainURL).items)
+    }
+
+    /// The items' summaries. The sensor is read only when an item's invalidation
+    /// depends on it, so a damaged sensor file never hides unprotected items; with
+    /// `tolerant`, one that cannot be read leaves the invalidation unknown (nil)
+    /// instead of failing (for what a delete already removed).
+    func summaries(of items: [StoredItem], tolerant: Bool = false) throws -> [KeychainItemSummary] {
+        let needsSensor = items.contains { $0.accessPolicy?.constraints.contains(.biometryCurrentSet) ?? false }
+        var enrollment: Int?
+        if needsSensor { enrollment = tolerant ? try? biometry().enrollmentGeneration : try biometry().enrollmentGeneration }
+        return items.map { $0.adminSummary(currentEnrollment: enrollment) }
     }
 
     /// Removes the items `filter` matches, under the keychain's write lock, for
     /// every process at once; returns the summaries of what was removed.
     package func deleteItems(matching filter: KeychainItemFilter) throws -> [KeychainItemSummary] {
         guard try DirectoryHandle.open(directory) != nil else { return [] }
-        return try KeychainFile.modify(keychainURL, timeout: 30) { content in
+        let removed = try KeychainFile.modify(keychainURL, timeout: 30) { content in
             let removed = content.items.filter { $0.matches(filter) }
             content.items.removeAll { $0.matches(filter) }
-            return removed.map(\.adminSummary)
+            return removed
         }
+        return try summaries(of: removed, tolerant: true)
     }
 
     /// Removes every item of every identity, keeping the device state (passcode,
@@ -74,11 +101,14 @@ extension KeychainDevice {
 }
 
 extension StoredItem {
-    var adminSummary: KeychainItemSummary {
-        func string(_ key: String) -> String? {
-            if case let .string(value)? = attributes[key] { return value }
-            return nil
-        }
+    func stringAttribute(_ key: String) -> String? {
+        if case let .string(value)? = attributes[key] { return value }
+        return nil
+    }
+
+    /// - Parameter currentEnrollment: the sensor's enrolment generation; it decides
+    ///   only a `.biometryCurrentSet` item's invalidation (nil there: unknown).
+    func adminSummary(currentEnrollment: Int?) -> KeychainItemSummary {
         func date(_ key: String) -> Date? {
             if case let .date(value)? = attributes[key] { return value }
             return nil
@@ -86,20 +116,27 @@ extension StoredItem {
         return KeychainItemSummary(
             itemClass: itemClass.description, classCode: itemClass.rawValue,
             keychain: kind == .dataProtection ? "data protection" : "file-based",
-            service: string(SecKey.service), server: string(SecKey.server), account: string(SecKey.account) ?? "",
+            service: stringAttribute(SecKey.service), server: stringAttribute(SecKey.server), account: stringAttribute(SecKey.account) ?? "",
             accessGroup: accessGroup, accessibility: accessibility.description, synchronizable: synchronizable,
             valueBytes: value?.count ?? 0, attributeCount: attributes.count,
-            created: date(SecKey.creationDate), modified: date(SecKey.modificationDate))
+            created: date(SecKey.creationDate), modified: date(SecKey.modificationDate),
+            accessControl: accessPolicy.map { policy in
+                var flags = policy.constraints.map(\.rawValue)
+                if policy.flags & AccessPolicy.orBit != 0 { flags.append("or") }
+                if policy.flags & AccessPolicy.andBit != 0 { flags.append("and") }
+                return KeychainAccessControlSummary(flags: flags, boundEnrollment: policy.boundEnrollment,
+                    isInvalidated: policy.constraints.contains(.biometryCurrentSet)
+                        ? currentEnrollment.map { policy.isInvalidated(currentEnrollment: $0) } : false)
+            })
     }
 
     func matches(_ filter: KeychainItemFilter) -> Bool {
-        let summary = adminSummary
         func same(_ wanted: String?, _ actual: String?) -> Bool {
             guard let wanted else { return true }
             return actual.map { Array($0.unicodeScalars) == Array(wanted.unicodeScalars) } ?? false
         }
-        return same(filter.classCode, itemClass.rawValue) && same(filter.service, summary.service)
-            && same(filter.account, summary.account) && same(filter.accessGroup, accessGroup)
+        return same(filter.classCode, itemClass.rawValue) && same(filter.service, stringAttribute(SecKey.service))
+            && same(filter.account, stringAttribute(SecKey.account) ?? "") && same(filter.accessGroup, accessGroup)
             && (filter.accessibility.map { $0 == accessibility.rawValue || $0 == accessibility.description } ?? true)
             && (filter.synchronizable.map { $0 == synchronizable } ?? true)
     }

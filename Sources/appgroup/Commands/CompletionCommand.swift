@@ -13,7 +13,7 @@ enum CompletionCommand {
     static let commands = ["path", "list", "create", "erase", "defaults", "pending", "keychain", "device", "plist", "completion", "help"]
     static let defaultsCommands = ["read", "read-type", "write", "delete", "rename", "find", "export", "import"]
     static let keychainCommands = ["list", "delete", "reset"]
-    static let deviceCommands = ["lock", "unlock", "reboot", "status"]
+    static let deviceCommands = ["lock", "unlock", "reboot", "status", "biometry"]
     static let options = ["--root", "--suite", "--bundle", "--json", "--device", "--group", "--class", "--service",
                           "--account", "--accessibility", "--synchronizable", "--lint", "--convert", "--output", "--help", "--version"]
 
@@ -46,7 +46,15 @@ enum CompletionCommand {
             case "${COMP_WORDS[1]}" in
                 defaults) [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "\(defaultsCommands.joined(separator: " "))" -- "$cur")); return 0; } ;;
                 keychain) [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "\(keychainCommands.joined(separator: " "))" -- "$cur")); return 0; } ;;
-                device) [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "\(deviceCommands.joined(separator: " "))" -- "$cur")); return 0; } ;;
+                device)
+                    [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "\(deviceCommands.joined(separator: " "))" -- "$cur")); return 0; }
+                    if [ "${COMP_WORDS[2]}" = biometry ] && [[ "$cur" != -* ]]; then
+                        case "$prev" in
+                            biometry) COMPREPLY=($(compgen -W "\(BiometryCommand.commands.joined(separator: " "))" -- "$cur")); return 0 ;;
+                            type) [ "$COMP_CWORD" -eq 4 ] && { COMPREPLY=($(compgen -W "\(BiometryCommand.kindWords.joined(separator: " "))" -- "$cur")); return 0; } ;;
+                        esac
+                        [ "${COMP_WORDS[3]}" = next ] && { COMPREPLY=($(compgen -W "\(BiometryCommand.outcomeWords.joined(separator: " "))" -- "$cur")); return 0; }
+                    fi ;;
                 completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return 0 ;;
                 plist) [[ "$cur" != -* ]] && { COMPREPLY=($(compgen -f -- "$cur")); return 0; } ;;
             esac
@@ -77,7 +85,13 @@ enum CompletionCommand {
             case "${words[2]}" in
                 defaults) subcommands=(\(defaultsCommands.joined(separator: " "))) ;;
                 keychain) subcommands=(\(keychainCommands.joined(separator: " "))) ;;
-                device) subcommands=(\(deviceCommands.joined(separator: " "))) ;;
+                device)
+                    subcommands=(\(deviceCommands.joined(separator: " ")))
+                    if [[ "${words[3]}" == biometry && "${words[CURRENT]}" != -* ]]; then
+                        (( CURRENT == 4 )) && { compadd -- \(BiometryCommand.commands.joined(separator: " ")); return; }
+                        (( CURRENT == 5 )) && [[ "${words[4]}" == type ]] && { compadd -- \(BiometryCommand.kindWords.joined(separator: " ")); return; }
+                        [[ "${words[4]}" == next ]] && { compadd -- \(BiometryCommand.outcomeWords.joined(separator: " ")); return; }
+                    fi ;;
                 completion) subcommands=(bash zsh) ;;
                 plist) [[ "${words[CURRENT]}" != -* ]] && { _files; return; } ;;
             esac

@@ -7,6 +7,7 @@ import SharedKeychain
 enum DeviceCommand {
     static let help = """
         usage: appgroup device lock|unlock|reboot|status [--root DIR] [--device NAME]
+               appgroup device biometry ...   the biometric sensor (see device biometry --help)
 
         Changes or shows the state of the simulated device that keychain data protection
         follows, for every app and extension using it at once:
@@ -25,13 +26,16 @@ enum DeviceCommand {
         """
 
     static func run(_ argv: [String]) throws {
-        let arguments = try Arguments(argv, options: ["root", "device"], flags: [])
+        // Parsed once for both: options may come before `biometry` or after it.
+        let arguments = try Arguments(argv, options: ["root", "device"], flags: ["json"])
+        if arguments.positionals.first == "biometry" { return try BiometryCommand.run(arguments) }
         if arguments.wantsHelp { return Output.line(help) }
-        try arguments.expectPositionals(1...1, "lock, unlock, reboot or status")
+        try arguments.expectPositionals(1...1, "lock, unlock, reboot, status or biometry")
         let action = arguments.positionals[0]
         guard ["lock", "unlock", "reboot", "status"].contains(action) else {
-            throw CLIError.usage("unknown device command \(Arguments.quote(action)): use lock, unlock, reboot or status")
+            throw CLIError.usage("unknown device command \(Arguments.quote(action)): use lock, unlock, reboot, status or biometry")
         }
+        if arguments.flag("json") { throw CLIError.usage("--json is for device biometry status only") }
         let device = try KeychainCommand.device(arguments)
         let state = try KeychainCommand.keychainCall { () -> DeviceState in
             switch action {

@@ -15,8 +15,11 @@ enum KeychainCommand {
         its size.
           list     each item: class, service (or server), account, access group,
                    accessibility, synchronizable, keychain, secret size, attribute count,
-                   creation and modification dates; --group G lists one access group's.
-                   With --json: an array of objects with those fields.
+                   creation and modification dates, and for a protected item its access
+                   control (e.g. .biometryCurrentSet, the enrolment it is bound to) and
+                   whether a re-enrolment invalidated it; --group G lists one access group's.
+                   With --json: an array of objects with those fields (accessControl:
+                   flags, boundEnrollment, invalidated).
           delete   removes the items every given attribute matches exactly, and prints how
                    many; at least one of --class genp|inet, --service S, --account A,
                    --group G, --accessibility A (kSecAttrAccessible... name or raw value),
@@ -132,7 +135,7 @@ enum KeychainCommand {
     }
 
     static func text(_ item: KeychainItemSummary) -> [String] {
-        [
+        var lines = [
             headline(item),
             "    access group:   \(item.accessGroup.isEmpty ? "(none: file-based keychain)" : item.accessGroup)",
             "    accessibility:  \(item.accessibility)",
@@ -143,6 +146,21 @@ enum KeychainCommand {
             "    created:        \(item.created.map(Output.date) ?? "-")",
             "    modified:       \(item.modified.map(Output.date) ?? "-")",
         ]
+        if let control = item.accessControl {
+            let bound = control.boundEnrollment.map { " (bound to enrolment \($0))" } ?? ""
+            lines.append("    access control: " + control.flags.map { "." + $0 }.joined(separator: ", ") + bound)
+            lines.append("    invalidated:    " + invalidation(control))
+        }
+        return lines
+    }
+
+    /// Whether a protected item can still be opened, in words.
+    static func invalidation(_ control: KeychainAccessControlSummary) -> String {
+        switch control.isInvalidated {
+        case true?: return "yes: the enrolled biometry changed since it was added; reads answer errSecItemNotFound (delete it and add it again)"
+        case false?: return "no"
+        case nil: return "unknown (the sensor file cannot be read)"
+        }
     }
 
     static func json(_ item: KeychainItemSummary) -> [String: Any] {
@@ -155,6 +173,11 @@ enum KeychainCommand {
         if let server = item.server { object["server"] = server }
         if let created = item.created { object["created"] = OldStylePlist.jsonObject(created) }
         if let modified = item.modified { object["modified"] = OldStylePlist.jsonObject(modified) }
+        if let control = item.accessControl {
+            var access: [String: Any] = ["flags": control.flags, "invalidated": control.isInvalidated.map { $0 as Any } ?? NSNull()]
+            if let bound = control.boundEnrollment { access["boundEnrollment"] = bound }
+            object["accessControl"] = access
+        }
         return object
     }
 }
