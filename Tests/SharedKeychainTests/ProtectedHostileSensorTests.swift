@@ -54,13 +54,32 @@ import Testing
     @Test func oddReasonsAndTitlesAreCarriedAsGiven() async throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let reason = "caf\u{E9} \u{1F512}\n\"quoted\" " + String(repeating: "x", count: 2_000)
+        let reason = "caf\u{E9} \u{1F512}\n\"quoted\" " + String(repeating: "x", count: 900)
         try box.device.scriptBiometry([.match])
         let context = LAContext(simulatedDevice: box.device)
         context.localizedFallbackTitle = ""
         context.localizedCancelTitle = "\u{0}"
         #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason))
         #expect(try box.device.biometry().presentedPrompts.last?.reason == reason)
+    }
+
+    /// Outcomes and prompt reasons are bounded, so neither a script nor an app's long
+    /// reasons can grow the sensor's file past what the device reads back.
+    @Test func theQueueAndTheReasonsAreBoundedSoTheSensorStaysReadable() async throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.device.scriptBiometry(Array(repeating: .match, count: SimulatedBiometry.scriptedOutcomeLimit - 1))
+        #expect(throws: SharedKeychain.KeychainError.self) { try box.device.scriptBiometry([.match, .match]) }
+        #expect(try box.device.biometry().scriptedOutcomes.count == SimulatedBiometry.scriptedOutcomeLimit - 1)
+        // A full history of very long reasons (escaped in the file) still reads back.
+        let reason = String(repeating: "&<\u{1F512}", count: 4_000)
+        for _ in 0..<(SimulatedBiometry.promptHistoryLimit + 5) {
+            #expect(try await LAContext(simulatedDevice: box.device).evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason))
+        }
+        let sensor = try box.device.biometry()
+        #expect(sensor.presentedPrompts.count == SimulatedBiometry.promptHistoryLimit)
+        let kept = try #require(sensor.presentedPrompts.last?.reason)
+        #expect(kept.count == SimulatedBiometry.reasonLimit && kept.hasSuffix("…") && reason.hasPrefix(kept.dropLast()))
     }
 }
 #endif

@@ -49,6 +49,13 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
     public static let lockoutThreshold = 5
     /// How many shown prompts ``presentedPrompts`` keeps (the latest).
     public static let promptHistoryLimit = 100
+    /// The most outcomes ``scriptedOutcomes`` may hold: far more than a test needs,
+    /// and with ``promptHistoryLimit`` and ``reasonLimit`` the sensor's file stays
+    /// well under the size the device reads back (beyond it the sensor is unreadable).
+    public static let scriptedOutcomeLimit = 1000
+    /// The most characters of a prompt's reason the history keeps (longer ones are
+    /// cut, marked with "…"): an app's reason is one sentence.
+    public static let reasonLimit = 1024
 
     public var kind: Kind
     /// A face or at least one finger is enrolled.
@@ -109,7 +116,8 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
     /// Takes the next scripted outcome and records the prompt.
     mutating func present(_ kind: PromptKind, reason: String) -> Outcome? {
         let outcome = scriptedOutcomes.isEmpty ? nil : scriptedOutcomes.removeFirst()
-        presentedPrompts.append(Prompt(kind: kind, reason: reason, outcome: outcome))
+        let kept = reason.count > Self.reasonLimit ? String(reason.prefix(Self.reasonLimit - 1)) + "…" : reason
+        presentedPrompts.append(Prompt(kind: kind, reason: kept, outcome: outcome))
         if presentedPrompts.count > Self.promptHistoryLimit { presentedPrompts.removeFirst(presentedPrompts.count - Self.promptHistoryLimit) }
         return outcome
     }

@@ -46,8 +46,18 @@ extension KeychainDevice {
     }
 
     /// Queues what the user does at the next prompts, in order, after any already queued.
+    /// - Throws: ``KeychainError/invalidParameter(operation:problem:)``, queueing
+    ///   nothing, when the queue would hold more than
+    ///   ``SimulatedBiometry/scriptedOutcomeLimit``.
     public func scriptBiometry(_ outcomes: [SimulatedBiometry.Outcome]) throws {
-        try changeBiometry { sensor, _ in sensor.scriptedOutcomes += outcomes }
+        try changeBiometry { sensor, _ in
+            let queued = sensor.scriptedOutcomes.count
+            guard queued + outcomes.count <= SimulatedBiometry.scriptedOutcomeLimit else {
+                throw KeychainError.invalidParameter(operation: "scriptBiometry",
+                    problem: "\(outcomes.count) more outcome(s) would exceed the \(SimulatedBiometry.scriptedOutcomeLimit) the sensor's queue holds (\(queued) already queued); nothing was queued: let prompts consume some, or resetBiometry() first")
+            }
+            sensor.scriptedOutcomes += outcomes
+        }
     }
 
     /// Resets the sensor to an enrolled Face ID with no lockout, nothing scripted and no

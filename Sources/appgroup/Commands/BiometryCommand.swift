@@ -89,10 +89,8 @@ enum BiometryCommand {
         Output.line("\(device.name): \(summary(sensor))")
     }
 
-    /// The most outcomes the queue may hold: far more than a test needs, and the
-    /// sensor file stays well under the 1 MiB the library reads back (beyond it the
-    /// device could no longer read its own sensor).
-    static let queueLimit = 1000
+    /// The most outcomes the queue may hold (the library's limit).
+    static let queueLimit = SimulatedBiometry.scriptedOutcomeLimit
 
     /// Queues `outcomes` under the sensor's lock, all or none.
     static func queue(_ outcomes: [SimulatedBiometry.Outcome], on device: KeychainDevice) throws {
