@@ -134,7 +134,7 @@ public struct FileCoordinator: Sendable {
         var lockPath: String { slot.lockPath }
     }
 
-    private struct Step {
+    struct Step {
         let slot: LockSlot
         let mode: FileLock.Mode
         let itemPath: String
@@ -143,7 +143,7 @@ public struct FileCoordinator: Sendable {
 
     /// The locks to take for `requests`, in the fixed order, leaving out those the
     /// current thread or task already holds strongly enough.
-    private func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
+    func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
