@@ -73,7 +73,7 @@ extension NSFileCoordinator {
         do {
             return try CancellableLocks(prepared.items, isCancelled: { [cancelled] in cancelled.withLock { $0 } })
         } catch let error as AppGroupError {
-            // The item the error names (by its path or its lock file's), else the first.
+            // The item the error names (by its path, its lock file's or a directory above), else the first.
             let named: String?
             switch error {
             case let .systemCall(_, path, _), let .unsafePath(path, _), let .notARegularFile(path, _),
@@ -82,7 +82,10 @@ extension NSFileCoordinator {
             default:
                 named = nil
             }
-            let match = prepared.items.first { $0.0.path == named || $0.0.lockPath == named } ?? prepared.items.first
+            let match = prepared.items.first { item, _ in
+                guard let named else { return false }
+                return item.path == named || item.lockPath == named || item.lockPath.hasPrefix(named + "/")
+            } ?? prepared.items.first
             guard let (item, mode) = match else { throw error }
             throw Failure(error: CoordinationErrors.cocoa(error, url: item.url, writing: mode == .exclusive))
         }
