@@ -217,6 +217,27 @@ struct NSFileCoordinatorTests {
         }
     }
 
+    @Test("nesting: a read inside a write of the same item runs at once; a write inside a read fails with NSFileLockingError instead of waiting for itself")
+    func nesting() throws {
+        try withTemporaryDirectory { dir in
+            let item = dir.appendingPathComponent("item")
+            var outer: NSError?, inner: NSError?
+            var innerRan = false
+            NSFileCoordinator().coordinate(writingItemAt: item, options: [], error: &outer) { _ in
+                NSFileCoordinator().coordinate(readingItemAt: item, options: [], error: &inner) { _ in innerRan = true }
+            }
+            #expect(outer == nil && inner == nil && innerRan)
+            innerRan = false
+            NSFileCoordinator().coordinate(readingItemAt: item, options: [], error: &outer) { _ in
+                NSFileCoordinator().coordinate(writingItemAt: item, options: [], error: &inner) { _ in innerRan = true }
+            }
+            #expect(outer == nil)
+            #expect(inner?.domain == NSCocoaErrorDomain)
+            #expect(inner?.code == NSFileLockingError)
+            #expect(!innerRan)
+        }
+    }
+
     @Test("filePresenters lists a presenter added (once, however often) until it is removed")
     func registry() throws {
         try withTemporaryDirectory { dir in
