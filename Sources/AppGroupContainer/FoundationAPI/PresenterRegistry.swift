@@ -129,18 +129,22 @@ final class PresenterRegistry: @unchecked Sendable {
     /// A watcher saw `names` change in `directory`: read the signal files among
     /// them and tell their presenters of each record not seen before.
     private func changed(_ names: Set<String>, in directory: String) {
-        lock.lock()
         let prefix = directory == "/" ? "/" : directory + "/"
         let overflow = names.contains("")
-        var deliveries: [(NSFilePresenter, String, [ChangeSignal.Record]?)] = []
+        lock.lock()
         let signals = Set(entries.compactMap(\.signalPath)).filter { signal in
             signal.hasPrefix(prefix) && (overflow || names.contains(String(signal.dropFirst(prefix.count))))
         }
-        for signal in signals {
-            let before = seen[signal] ?? []
-            let records = ChangeSignal.records(at: signal)
+        lock.unlock()
+        // Read without the registry's lock: a reader may wait for a writer's lock on
+        // the signal file, and registering or coordinating must not wait with it.
+        let read = signals.map { ($0, ChangeSignal.records(at: $0)) }
+        var deliveries: [(NSFilePresenter, [ChangeSignal.Record]?)] = []
+        lock.lock()
+        for (signal, records) in read {
             let fresh: [ChangeSignal.Record]?
             if let records {
+                let before = seen[signal] ?? []
                 seen[signal] = Set(records.map(\.id))
                 let new = records.filter { !before.contains($0.id) }
                 // A full file of records all unseen: some may have been pushed out
@@ -152,14 +156,14 @@ final class PresenterRegistry: @unchecked Sendable {
             }
             if fresh?.isEmpty == true { continue }
             for entry in entries where entry.signalPath == signal {
-                deliveries.append((entry.presenter, signal, fresh))
+                deliveries.append((entry.presenter, fresh))
             }
         }
         lock.unlock()
-        for (presenter, signal, records) in deliveries { deliver(records, to: presenter, signal: signal) }
+        for (presenter, records) in deliveries { deliver(records, to: presenter) }
     }
 
-    private func deliver(_ records: [ChangeSignal.Record]?, to presenter: NSFilePresenter, signal: String) {
+    private func deliver(_ records: [ChangeSignal.Record]?, to presenter: NSFilePresenter) {
         guard let url = presenter.presentedItemURL else { return }
         let itemPath = Self.standardPath(url)
         let me = Self.identity(of: presenter)
