@@ -25,8 +25,10 @@ extension MultiProcess {
                     Thread {
                         var error: NSError?
                         NSFileCoordinator(filePresenter: nil).coordinate(readingItemAt: file, options: [], error: &error) { url in
-                            seen.writerDone = writer.outputLines.contains("written") || writer.waitForLine("written", timeout: 10)
+                            // Looked at first thing: the writer cannot have finished before the
+                            // release file existed, so a reader let in early finds neither.
                             seen.content = try? String(contentsOf: url, encoding: .utf8)
+                            seen.writerDone = FileManager.default.fileExists(atPath: release.path)
                         }
                         readerDone.signal()
                     }.start()
