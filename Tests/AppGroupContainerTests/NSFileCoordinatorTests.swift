@@ -99,11 +99,7 @@ struct NSFileCoordinatorTests {
 
     @Test("cancel() ends a coordination waiting for a lock with NSUserCancelledError, without calling its accessor; later ones fail too")
     func cancelWhileWaiting() async throws {
-        try await offPool { try Self.cancelWhileWaitingBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func cancelWhileWaitingBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let item = dir.appendingPathComponent("item")
             let holding = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)

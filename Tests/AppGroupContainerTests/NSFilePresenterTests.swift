@@ -13,11 +13,7 @@ func presenting<T>(_ presenter: NSFilePresenter, _ body: () throws -> T) rethrow
 struct NSFilePresenterTests {
     @Test("a write by another coordinator: the presenter saves (.forMerging), relinquishes, the write runs, then the reacquirer and the change notice, all on the presenter's queue")
     func saveRelinquishReacquireOrder() async throws {
-        try await offPool { try Self.saveRelinquishReacquireOrderBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func saveRelinquishReacquireOrderBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc.txt")
             try Data("v1".utf8).write(to: doc)
             let presenter = RecordingPresenter(doc)
@@ -40,11 +36,7 @@ struct NSFilePresenterTests {
 
     @Test("a plain write relinquishes without saving; a read saves and relinquishes to the reader, unless .withoutChanges; a deletion is accommodated")
     func messagesByKind() async throws {
-        try await offPool { try Self.messagesByKindBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func messagesByKindBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc")
             try Data("x".utf8).write(to: doc)
             let presenter = RecordingPresenter(doc)
@@ -75,11 +67,7 @@ struct NSFilePresenterTests {
 
     @Test("a coordinator made with a presenter sends that presenter nothing about its own accesses")
     func ownWritesAreNotReported() async throws {
-        try await offPool { try Self.ownWritesAreNotReportedBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func ownWritesAreNotReportedBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc")
             let presenter = RecordingPresenter(doc)
             presenting(presenter) {
@@ -106,11 +94,7 @@ struct NSFilePresenterTests {
 
     @Test("a presenter whose save fails stops the access: its error comes back through the pointer and the accessor is not called")
     func saveErrorStopsTheAccess() async throws {
-        try await offPool { try Self.saveErrorStopsTheAccessBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func saveErrorStopsTheAccessBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc")
             let failure = NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError, userInfo: [NSLocalizedDescriptionKey: "disk full"])
             let presenter = RecordingPresenter(doc, saveError: failure)
@@ -129,11 +113,7 @@ struct NSFilePresenterTests {
 
     @Test("a presenter of a directory hears of a coordinated write anywhere below it, with the item's URL, odd names included")
     func directoryPresenter() async throws {
-        try await offPool { try Self.directoryPresenterBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func directoryPresenterBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let folder = dir.appendingPathComponent("Shared Items")
             let deeper = folder.appendingPathComponent("in%20side")
             try FileManager.default.createDirectory(at: deeper, withIntermediateDirectories: true)
@@ -153,11 +133,7 @@ struct NSFilePresenterTests {
 
     @Test("a crafted change-signal file (junk, or larger than the limit) neither crashes nor silences the notices")
     func craftedSignalFile() async throws {
-        try await offPool { try Self.craftedSignalFileBody() } // it blocks: keep the cooperative pool free
-    }
-
-    static func craftedSignalFileBody() throws {
-        try withTemporaryDirectory { dir in
+        try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc")
             let signal = dir.appendingPathComponent(".doc.changes")
             try Data("junk line\n1 2 3 change relative/path\n\u{0}\u{1}\n".utf8).write(to: signal)
