@@ -86,6 +86,12 @@ struct NSFileCoordinatorTests {
             coordinator.coordinate(readingItemAt: URL(fileURLWithPath: "/"), options: [], error: &error) { _ in called = true }
             #expect(error?.code == NSFileReadInvalidFileNameError)
 
+            // A path longer than PATH_MAX: refused as an invalid file name.
+            error = nil
+            let tooLong = dir.appendingPathComponent(String(repeating: "d/", count: 2100) + "item")
+            coordinator.coordinate(writingItemAt: tooLong, options: [], error: &error) { _ in called = true }
+            #expect(error?.code == NSFileWriteInvalidFileNameError, "\(String(describing: error))")
+
             // The pair forms fail whole.
             error = nil
             coordinator.coordinate(readingItemAt: file, options: [], writingItemAt: missing, options: [], error: &error) { _, _ in called = true }
@@ -94,6 +100,21 @@ struct NSFileCoordinatorTests {
             // A nil pointer is allowed: the error is dropped, the accessor still not called.
             coordinator.coordinate(writingItemAt: missing, options: [], error: nil) { _ in called = true }
             #expect(!called)
+        }
+    }
+
+    @Test("a name over 255 bytes coordinates (its lock file's name is shortened) and the limit is met by the accessor's own write, as on Apple platforms")
+    func longName() throws {
+        try withTemporaryDirectory { dir in
+            let item = dir.appendingPathComponent(String(repeating: "n", count: 300))
+            var error: NSError?
+            var writeError: Error?
+            NSFileCoordinator().coordinate(writingItemAt: item, options: [], error: &error) { url in
+                do { try Data("x".utf8).write(to: url) } catch { writeError = error }
+            }
+            #expect(error == nil)
+            #expect(writeError != nil, "the file system refuses a 300-byte name")
+            #expect(names(in: dir).contains { $0.hasPrefix(".nnn") && $0.hasSuffix(".lock") && $0.utf8.count <= 255 })
         }
     }
 
