@@ -32,8 +32,9 @@ public struct FileCoordinator: Sendable {
     public struct ReadingOptions: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// Apple: do not ask file presenters to save first. There are no presenters
-        /// here, so every read is already "without changes"; accepted and ignored.
+        /// Apple: do not ask file presenters to save first. FileCoordinator asks no
+        /// presenters, so it ignores this; ``NSFileCoordinator`` (which shares these
+        /// options) spares its presenters the save request.
         public static let withoutChanges = ReadingOptions(rawValue: 1 << 0)
         /// Coordinate, and pass to the accessor, the target of a symbolic link
         /// rather than the link itself.
