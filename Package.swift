@@ -55,6 +55,10 @@ let package = Package(
         .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting", "DefaultsProbe", "KeychainProbe", "ShareFlowDemo"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
         .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks"]),
+        // The product modules as a user imports them, compiled with MemberImportVisibility:
+        // every extension member must be reachable with its own module's import.
+        .testTarget(name: "ImportVisibilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ShareInbox", "AppGroupTesting"],
+                    swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,6 +33,15 @@ import Foundation
 //                                         Library/Preferences/N; print "saved first"; wait
 //                                         for FILE; save "second": print "saved second", or
 //                                         "refused: <error>" for an unsafePath error
+//   ns-write --file F --text T [--release FILE]
+//                                         NSFileCoordinator write of T into F, in two plain
+//                                         halves: prints "half" between them (and waits for
+//                                         FILE when given), then "written" after the release
+//   ns-move --from A --to B               coordinated move reported with item(at:didMoveTo:)
+//   seed-save --text T / seed-load        the App Groups guide's clipping.json lines, with
+//                                         NSFileCoordinator (SeedClipping.swift); identity and
+//                                         root from the environment; seed-load prints
+//                                         "clipping: <text>"
 //
 // Options for every command:
 //   --umask OCTAL   set the process umask first (to prove modes do not depend on it)
@@ -248,6 +257,10 @@ do {
             guard case .unsafePath = error else { throw error }
             say("refused: \(error)")
         }
+    case "ns-write": try NSFileCoordinatorCommands.write()
+    case "ns-move": try NSFileCoordinatorCommands.move()
+    case "seed-save": try NSFileCoordinatorCommands.seedSave()
+    case "seed-load": try NSFileCoordinatorCommands.seedLoad()
     default:
         fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
     }

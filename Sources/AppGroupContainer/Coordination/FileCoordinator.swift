@@ -32,8 +32,9 @@ public struct FileCoordinator: Sendable {
     public struct ReadingOptions: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// Apple: do not ask file presenters to save first. There are no presenters
-        /// here, so every read is already "without changes"; accepted and ignored.
+        /// Apple: do not ask file presenters to save first. FileCoordinator asks no
+        /// presenters, so it ignores this; ``NSFileCoordinator`` (which shares these
+        /// options) spares its presenters the save request.
         public static let withoutChanges = ReadingOptions(rawValue: 1 << 0)
         /// Coordinate, and pass to the accessor, the target of a symbolic link
         /// rather than the link itself.
@@ -134,7 +135,7 @@ public struct FileCoordinator: Sendable {
         var lockPath: String { slot.lockPath }
     }
 
-    private struct Step {
+    struct Step {
         let slot: LockSlot
         let mode: FileLock.Mode
         let itemPath: String
@@ -143,7 +144,7 @@ public struct FileCoordinator: Sendable {
 
     /// The locks to take for `requests`, in the fixed order, leaving out those the
     /// current thread or task already holds strongly enough.
-    private func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
+    func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {

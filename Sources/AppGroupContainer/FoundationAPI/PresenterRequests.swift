@@ -1,0 +1,95 @@
+#if !canImport(Darwin)
+import Foundation
+
+/// What a coordinated access asks of the presenters of its items in this process
+/// before it takes its locks, and gives back after releasing them.
+///
+/// Asked before the locks, because a presenter commonly saves with a coordinated
+/// write of its own, which would otherwise wait for the very access that waits
+/// for it. Each request runs on the presenter's queue (inline when the access is
+/// made on that queue already, which would otherwise wait for itself) and the
+/// access waits for its answer, as Apple's does.
+struct PresenterRequests {
+    /// A block a presenter passed when it relinquished its item, with its presenter.
+    typealias Reacquirer = (presenter: NSFilePresenter, block: @Sendable () -> Void)
+
+    let excluded: NSFilePresenter?
+    let isCancelled: () -> Bool
+
+    /// Reading `path`: save first (unless `.withoutChanges`), then relinquish to the reader.
+    func beforeReading(_ path: String, options: NSFileCoordinator.ReadingOptions, into reacquirers: inout [Reacquirer]) throws {
+        for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
+            if !options.contains(.withoutChanges) { try save(presenter) }
+            if let block = try ask(presenter, { presenter, done in
+                presenter.relinquishPresentedItem(toReader: { reacquirer in done(.success(reacquirer)) })
+            }) {
+                reacquirers.append((presenter, block))
+            }
+        }
+    }
+
+    /// Writing `path`: a deletion is accommodated; a merge saves first; every other
+    /// write relinquishes the item to the writer.
+    func beforeWriting(_ path: String, options: NSFileCoordinator.WritingOptions, into reacquirers: inout [Reacquirer]) throws {
+        for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
+            if options.contains(.forDeleting) {
+                try ask(presenter) { presenter, done in
+                    presenter.accommodatePresentedItemDeletion { error in done(error.map { .failure($0) } ?? .success(())) }
+                }
+                continue
+            }
+            if options.contains(.forMerging) { try save(presenter) }
+            if let block = try ask(presenter, { presenter, done in
+                presenter.relinquishPresentedItem(toWriter: { reacquirer in done(.success(reacquirer)) })
+            }) {
+                reacquirers.append((presenter, block))
+            }
+        }
+    }
+
+    /// Runs each reacquirer on its presenter's queue, once the access is over.
+    static func reacquire(_ reacquirers: [Reacquirer]) {
+        for (presenter, block) in reacquirers {
+            PresenterRegistry.send(to: presenter) { _ in block() }
+        }
+    }
+
+    private func save(_ presenter: NSFilePresenter) throws {
+        try ask(presenter) { presenter, done in
+            presenter.savePresentedItemChanges { error in done(error.map { .failure($0) } ?? .success(())) }
+        }
+    }
+
+    /// Sends `request` to `presenter` on its queue and waits for its answer,
+    /// checking for cancellation while it waits.
+    /// - Throws: the presenter's error, or the cancellation.
+    @discardableResult
+    private func ask<T>(_ presenter: NSFilePresenter,
+                        _ request: @escaping (NSFilePresenter, @escaping @Sendable (Result<T, Error>) -> Void) -> Void) throws -> T {
+        let answer = Locked<Result<T, Error>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        let done: @Sendable (Result<T, Error>) -> Void = { result in
+            // The first answer counts; a presenter calling its handler twice changes nothing.
+            let first = answer.withLock { current -> Bool in
+                if current != nil { return false }
+                current = result
+                return true
+            }
+            if first { answered.signal() }
+        }
+        let queue = presenter.presentedItemOperationQueue
+        if OperationQueue.current === queue {
+            request(presenter, done)
+        } else {
+            // The request runs on the presenter's queue; this thread only waits.
+            let handoff = Handoff(value: (presenter, request))
+            queue.addOperation { handoff.value.1(handoff.value.0, done) }
+        }
+        while answered.wait(timeout: .now() + 0.05) == .timedOut {
+            if isCancelled() { throw CancellationError() }
+        }
+        guard let result = answer.withLock({ $0 }) else { throw CancellationError() } // never: signalled after set
+        return try result.get()
+    }
+}
+#endif

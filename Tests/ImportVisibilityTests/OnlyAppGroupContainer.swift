@@ -1,0 +1,47 @@
+// What an iOS file gets from `import Foundation` for App Group files, this file
+// gets from `import AppGroupContainer` alone (the module re-exports Foundation),
+// under MemberImportVisibility: FileManager's containerURL, NSFileCoordinator,
+// NSFilePresenter's default members, NSError, URL, Data, OperationQueue.
+import AppGroupContainer
+import Testing
+
+/// A presenter that implements only the two required members: the optional ones
+/// come from the protocol extension, which must be visible here.
+private final class MinimalPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
+    let presentedItemURL: URL?
+    let presentedItemOperationQueue = OperationQueue()
+    init(_ url: URL) { presentedItemURL = url }
+}
+
+@Suite("Import visibility: AppGroupContainer alone")
+struct OnlyAppGroupContainer {
+    @Test("containerURL(forSecurityApplicationGroupIdentifier:) is reachable and answers nil for a malformed group")
+    func containerURL() {
+        #expect(FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.a/../..") == nil)
+    }
+
+    @Test("NSFileCoordinator, NSFileAccessIntent and a presenter's default members are reachable and work")
+    func coordinator() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("import-visibility-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("clipping.json")
+        let presenter = MinimalPresenter(file)
+        NSFileCoordinator.addFilePresenter(presenter)
+        defer { NSFileCoordinator.removeFilePresenter(presenter) }
+        #expect(presenter.primaryPresentedItemURL == nil)
+
+        var error: NSError?
+        NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: file, options: .forMerging, error: &error) { url in
+            _ = try? Data("{}".utf8).write(to: url)
+        }
+        #expect(error == nil)
+        var read: Data?
+        NSFileCoordinator().coordinate(readingItemAt: file, options: .withoutChanges, error: &error) { url in
+            read = try? Data(contentsOf: url)
+        }
+        #expect(error == nil)
+        #expect(read == Data("{}".utf8))
+        #expect(NSFileAccessIntent.writingIntent(with: file, options: .forDeleting).url == file)
+    }
+}
