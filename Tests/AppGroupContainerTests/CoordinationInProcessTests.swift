@@ -65,7 +65,7 @@ struct CoordinationInProcess {
 
     @Test("4 tasks x 250 cycles with the async form end at exactly 1000, never two inside at once")
     func fourTasks() async throws {
-        try await withTemporaryDirectory { dir in
+        try await onOwnThreads { try await withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("counter")
             let occupancy = Occupancy()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -87,12 +87,12 @@ struct CoordinationInProcess {
             }
             #expect(counter(file) == 1000)
             #expect(occupancy.peak == 1, "two tasks were inside at once")
-        }
+        } }
     }
 
     @Test("async tasks and threads exclude each other on one item")
     func tasksAndThreadsExclude() async throws {
-        try await withTemporaryDirectory { dir in
+        try await onOwnThreads { try await withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("counter")
             let occupancy = Occupancy()
             let threads = Task.detached {
@@ -119,7 +119,7 @@ struct CoordinationInProcess {
             #expect(await threads.value)
             #expect(counter(file) == 400)
             #expect(occupancy.peak == 1)
-        }
+        } }
     }
 
     @Test("readers on different threads share the item; a writer on another thread waits for them")
