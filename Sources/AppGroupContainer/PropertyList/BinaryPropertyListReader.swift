@@ -150,24 +150,25 @@ package enum BinaryPropertyListReader {
 
         mutating func run() throws -> PropertyListTree {
             if let scalar = try start(top) { return scalar }
-            while !stack.isEmpty {
-                let last = stack.count - 1
-                let frame = stack[last]
-                if frame.next < frame.count {
-                    let slot = frame.isDictionary ? frame.count + frame.next : frame.next
-                    let child = try reference(at: frame.refs + slot * refSize, in: frame.object)
+            while let last = stack.indices.last {
+                // Fields one by one: copying the frame would retain its arrays per child.
+                let next = stack[last].next
+                if next < stack[last].count {
+                    let object = stack[last].object
+                    let slot = stack[last].isDictionary ? stack[last].count + next : next
+                    let child = try reference(at: stack[last].refs + slot * refSize, in: object)
                     stack[last].next += 1
                     if onPath[child] {
-                        throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(frame.object))")
+                        throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(object))")
                     }
                     if let scalar = try start(child) { stack[last].items.append(scalar) }
                     continue
                 }
-                stack.removeLast()
+                let frame = stack.removeLast()
                 onPath[frame.object] = false
                 let value: PropertyListTree
                 if frame.isDictionary {
-                    var dictionary = PropertyListDictionary()
+                    var dictionary = PropertyListDictionary(minimumCapacity: frame.count)
                     for (key, item) in zip(frame.keys, frame.items) { dictionary.set(item, forKey: key) }
                     value = .dictionary(dictionary)
                 } else {
