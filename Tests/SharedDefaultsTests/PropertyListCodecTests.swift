@@ -322,16 +322,11 @@ struct PropertyListCodecTests {
                     [0x10, 0x01],
                     [0x63, 0x00, 0xE9, 0xD8, 0x3D, 0xDE, 0x00], // "é😀" in UTF-16, a surrogate pair
                 ]
-                var bytes = Array("bplist00".utf8)
-                var offsets: [Int] = []
-                for object in objects {
-                    offsets.append(bytes.count)
-                    bytes += object
-                }
-                let table = bytes.count
-                for offset in offsets { bytes += be(UInt64(offset), offsetSize) }
-                bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)]
-                bytes += be(UInt64(objects.count), 8) + be(0, 8) + be(UInt64(table), 8)
+                // Each object's offset is 8 (the header) plus the sizes of those before it.
+                let offsets = objects.indices.map { k in 8 + objects[..<k].reduce(0) { $0 + $1.count } }
+                let table = 8 + objects.reduce(0) { $0 + $1.count }
+                let trailer = [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)] + be(UInt64(objects.count), 8) + be(0, 8) + be(UInt64(table), 8)
+                let bytes = Array("bplist00".utf8) + objects.joined() + offsets.flatMap { be(UInt64($0), offsetSize) } + trailer
                 let read = try PropertyListCodec.read(Data(bytes))
                 #expect(Self.same(read, expected), "references of \(refSize) bytes, offsets of \(offsetSize): \(read)")
                 // Foundation reads the same file the same way.
