@@ -34,12 +34,26 @@ enum Floor {
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
     }
 
-    /// The durable set done with bare calls: lock, serialize the dictionary as a
-    /// binary plist, write a temporary file, fsync, rename, fsync the directory, unlock.
-    static func durableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
+    /// The durable set done with bare calls only, on bytes serialized in advance:
+    /// lock, write a temporary file, fsync, rename, fsync the directory, unlock.
+    /// Every one of these is the price of a durable atomic save; nothing else is.
+    static func durableSave(_ data: Data, lockFD: Int32, directory: String, target: String) {
+        _ = agc_lock(lockFD, Int32(AGC_LOCK_EXCLUSIVE), 1)
+        defer { _ = agc_lock(lockFD, Int32(AGC_LOCK_UNLOCK), 0) }
+        durableReplace(data, directory: directory, target: target)
+    }
+
+    /// The package's previous path, kept here as a peer (until issue 14 it was
+    /// this benchmark's "floor"): the same calls, with Foundation's
+    /// `PropertyListSerialization` serializing the dictionary under the lock.
+    static func serializingDurableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
         _ = agc_lock(lockFD, Int32(AGC_LOCK_EXCLUSIVE), 1)
         defer { _ = agc_lock(lockFD, Int32(AGC_LOCK_UNLOCK), 0) }
         guard let data = try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0) else { return }
+        durableReplace(data, directory: directory, target: target)
+    }
+
+    private static func durableReplace(_ data: Data, directory: String, target: String) {
         let temporary = target + ".floor-tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
@@ -50,6 +64,25 @@ enum Floor {
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         fsync(dfd)
         close(dfd)
+    }
+
+    /// The floor of a read after a change: open, fstat, read the whole file, close.
+    /// Returns how many bytes it read into `buffer`, or nil.
+    static func readFile(_ path: String, into buffer: inout [UInt8]) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        let size = Int(st.st_size)
+        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+        var done = 0
+        while done < size {
+            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress.map { $0 + done }, raw.count - done) }
+            if n <= 0 { break }
+            done += n
+        }
+        return done
     }
 
     /// A durable publication of a new small file with bare calls, the least a

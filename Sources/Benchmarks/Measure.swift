@@ -47,6 +47,22 @@ func measure(_ name: String, count: Int, warmup: Int = 50, _ body: () throws -> 
     return Sample(name: name, nanoseconds: times)
 }
 
+/// Times each of `variants` `count` times, taking turns (one operation of each,
+/// then again), after `warmup` untimed turns: slow drifts of the machine weigh on
+/// every variant alike.
+func measureInTurns(_ variants: [(name: String, body: () throws -> Void)], count: Int, warmup: Int) throws -> [Sample] {
+    for _ in 0..<min(warmup, count) { for variant in variants { try variant.body() } }
+    var times = [[UInt64]](repeating: [], count: variants.count)
+    for _ in 0..<count {
+        for (k, variant) in variants.enumerated() {
+            let start = now()
+            try variant.body()
+            times[k].append(now() - start)
+        }
+    }
+    return zip(variants, times).map { Sample(name: $0.name, nanoseconds: $1) }
+}
+
 /// A ratio between two measurements of the same run, with the target it is held to.
 struct Ratio: Codable {
     var name: String

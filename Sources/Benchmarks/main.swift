@@ -24,6 +24,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("5", "share inbox end to end", inboxCase),
     ("6", "change observation across processes", observationCase),
     ("7", "growth with suite size and item count", growthCase),
+    ("8", "property-list codec in memory", codecCase),
 ]
 
 func runChild(_ options: Options) throws {

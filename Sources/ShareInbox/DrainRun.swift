@@ -21,6 +21,12 @@ struct DrainRun {
     private var unsynced = 0
     /// Numbers tried in a row that were gone (see ``ShareInbox/missesBeforeRescan``).
     private var misses = 0
+    /// Removals of delivered items, in flight beside this thread.
+    private let removals = InboxRemovals()
+    /// `Items/` and the session directory as paths, built once: a URL per item costs
+    /// more than the drain's own work.
+    private let itemsPath: String
+    private let sessionPath: String
 
     /// Starts at the lowest published item, after raising the sequence file to the
     /// highest one when an item stands above what the file says (planted, or left
@@ -29,6 +35,8 @@ struct DrainRun {
     init(inbox: ShareInbox, sessionDirectory: URL) throws {
         self.inbox = inbox
         self.sessionDirectory = sessionDirectory
+        itemsPath = inbox.itemsDirectory.path
+        sessionPath = sessionDirectory.path
         let published = try inbox.publishedRange()
         var tail = try inbox.lastPublishedSequence()
         if let published, published.upperBound > tail {
@@ -58,9 +66,9 @@ struct DrainRun {
     /// (skipped with a warning: the items behind it still flow).
     mutating func claim(_ number: UInt64) throws -> URL? {
         let name = InboxNames.itemName(number)
-        let claimed = sessionDirectory.appendingPathComponent(name, isDirectory: true)
+        let claimed = URL(fileURLWithPath: sessionPath + "/" + name, isDirectory: true)
         do {
-            try FileOperations.rename(inbox.itemsDirectory.appendingPathComponent(name).path, to: claimed.path)
+            try FileOperations.rename(itemsPath + "/" + name, to: sessionPath + "/" + name)
         } catch where FileOperations.isMissing(error) {
             try noteMiss()
             return nil
@@ -90,20 +98,23 @@ struct DrainRun {
         if inbox.durable && number > durableMark {
             durableMark = try inbox.durableSequence(atLeast: number, sync: true)
         }
-        let tombstone = sessionDirectory.appendingPathComponent(InboxNames.deliveredName(number)).path
+        let tombstone = sessionPath + "/" + InboxNames.deliveredName(number)
         try FileOperations.rename(claimed.path, to: tombstone)
         delivered += 1
-        inbox.discardDelivered(tombstone, number: number, session: inbox.session)
+        removals.remove(tombstone, number: number, session: inbox.session, of: inbox)
         unsynced += 1
         if inbox.durable && unsynced >= ShareInbox.removalSyncInterval {
-            try FileOperations.syncDirectory(sessionDirectory.path)
+            removals.wait()
+            try FileOperations.syncDirectory(sessionPath)
             unsynced = 0
         }
     }
 
-    /// Fsyncs the removals not yet synced (at the end of a drain, however it ends).
+    /// Waits for the removals in flight and fsyncs those not yet synced (at the end
+    /// of a drain, however it ends).
     mutating func syncRemovals() {
-        if inbox.durable && unsynced > 0 { try? FileOperations.syncDirectory(sessionDirectory.path) }
+        removals.wait()
+        if inbox.durable && unsynced > 0 { try? FileOperations.syncDirectory(sessionPath) }
         unsynced = 0
     }
 }

@@ -9,7 +9,8 @@ import Testing
 @Suite("Benchmarks smoke run")
 struct BenchmarksSmokeTests {
     static let caseTitles = ["== 1. coherent read", "== 2. set one key", "== 3. cross-process read-modify-write",
-                             "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth"]
+                             "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth",
+                             "== 8. property-list codec"]
 
     @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
     func smokeRun() throws {
@@ -35,7 +36,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the seven cases; a bad --scale or --case is refused with exit 1")
+    @Test("--list names the eight cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)

@@ -19,7 +19,16 @@ extension AtomicFile {
             self.identity = identity
         }
 
-        deinit { Sys.close(fd) }
+        // Closed off the caller's thread: the pinned file was usually replaced, so
+        // this close frees its blocks, and where freed blocks are discarded
+        // synchronously (ext4 with `discard`) that waits a millisecond or more for
+        // the device, the larger part of a read after another process's save.
+        deinit {
+            let fd = self.fd
+            Self.closing.async { Sys.close(fd) }
+        }
+
+        private static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
     }
 
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the

@@ -48,17 +48,18 @@ extension Entitlements {
             throw AppGroupError.invalidEntitlements(source: source, key: "(team identifier)",
                 problem: "\(AppGroupError.quote(teamIdentifier)) is not a ten-character upper-case Team ID such as A1B2C3D4E5")
         }
-        if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(Self.fileSizeLimit)) {
-            throw AppGroupError.invalidEntitlements(source: source, key: "(file)", problem: problem)
-        }
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
+        guard data.count <= Int(Self.fileSizeLimit) else {
             throw AppGroupError.invalidEntitlements(source: source, key: "(file)",
-                problem: "not a property list (\(data.count) bytes); an .entitlements file is an XML plist with a <dict> root")
+                problem: "is \(data.count) bytes, over the \(Self.fileSizeLimit)-byte limit for an entitlements file")
         }
-        guard let dict = root as? [String: Any] else {
+        let root: PropertyListTree
+        do {
+            root = try PropertyListCodec.read(data)
+        } catch let error as PropertyListError {
+            throw AppGroupError.invalidEntitlements(source: source, key: "(file)",
+                problem: "not a property list (\(data.count) bytes): \(error.message); an .entitlements file is an XML plist with a <dict> root")
+        }
+        guard case .dictionary(let dict) = root else {
             throw AppGroupError.invalidEntitlements(source: source, key: "(root)",
                 problem: "the root is a \(Self.typeName(root)), expected a dictionary")
         }
@@ -78,12 +79,12 @@ extension Entitlements {
         }
         func strings(_ key: String) throws -> [String] {
             guard let value = dict[key] else { return [] }
-            guard let array = value as? [Any] else {
+            guard case .array(let array) = value else {
                 throw AppGroupError.invalidEntitlements(source: source, key: key,
                     problem: "is a \(Self.typeName(value)), expected an array of strings")
             }
             return try array.enumerated().map { index, element in
-                guard let string = element as? String else {
+                guard case .string(let string) = element else {
                     throw AppGroupError.invalidEntitlements(source: source, key: "\(key)[\(index)]",
                         problem: "is a \(Self.typeName(element)), expected a string")
                 }
@@ -92,7 +93,7 @@ extension Entitlements {
         }
         var applicationIdentifier: String
         if let value = dict[Self.applicationIdentifierKey] {
-            guard let string = value as? String else {
+            guard case .string(let string) = value else {
                 throw AppGroupError.invalidEntitlements(source: source, key: Self.applicationIdentifierKey,
                     problem: "is a \(Self.typeName(value)), expected a string")
             }
@@ -113,16 +114,12 @@ extension Entitlements {
                       source: source)
     }
 
-    static func typeName(_ value: Any) -> String {
+    /// The value's type as the entitlements messages name it.
+    static func typeName(_ value: PropertyListTree) -> String {
         switch value {
-        case is String: return "string"
-        case is Bool: return "boolean"
-        case is Int, is Double: return "number"
-        case is Data: return "data"
-        case is Date: return "date"
-        case is [Any]: return "array"
-        case is [String: Any]: return "dictionary"
-        default: return String(describing: type(of: value))
+        case .integer, .real: return "number"
+        case .data: return "data"
+        default: return value.kind
         }
     }
 }

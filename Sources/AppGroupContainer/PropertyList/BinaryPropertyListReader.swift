@@ -28,8 +28,21 @@ package enum BinaryPropertyListReader {
         let refs: Int
         let count: Int
         var next = 0
+        /// A dictionary's keys, decoded when it is entered (the values follow).
         var keys: [String] = []
+        /// An array's elements so far.
         var items: [PropertyListTree] = []
+        /// A dictionary's entries so far.
+        var entries = PropertyListDictionary()
+
+        /// Adds the next child's value (the frame's `next` already counts it).
+        mutating func add(_ value: PropertyListTree) {
+            if isDictionary {
+                entries.set(value, forKey: keys[next - 1])
+            } else {
+                items.append(value)
+            }
+        }
     }
 
     private struct Parser {
@@ -150,31 +163,25 @@ package enum BinaryPropertyListReader {
 
         mutating func run() throws -> PropertyListTree {
             if let scalar = try start(top) { return scalar }
-            while !stack.isEmpty {
-                let last = stack.count - 1
-                let frame = stack[last]
-                if frame.next < frame.count {
-                    let slot = frame.isDictionary ? frame.count + frame.next : frame.next
-                    let child = try reference(at: frame.refs + slot * refSize, in: frame.object)
+            while let last = stack.indices.last {
+                // Fields one by one: copying the frame would retain its arrays per child.
+                let next = stack[last].next
+                if next < stack[last].count {
+                    let object = stack[last].object
+                    let slot = stack[last].isDictionary ? stack[last].count + next : next
+                    let child = try reference(at: stack[last].refs + slot * refSize, in: object)
                     stack[last].next += 1
                     if onPath[child] {
-                        throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(frame.object))")
+                        throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(object))")
                     }
-                    if let scalar = try start(child) { stack[last].items.append(scalar) }
+                    if let scalar = try start(child) { stack[last].add(scalar) }
                     continue
                 }
-                stack.removeLast()
+                let frame = stack.removeLast()
                 onPath[frame.object] = false
-                let value: PropertyListTree
-                if frame.isDictionary {
-                    var dictionary = PropertyListDictionary()
-                    for (key, item) in zip(frame.keys, frame.items) { dictionary.set(item, forKey: key) }
-                    value = .dictionary(dictionary)
-                } else {
-                    value = .array(frame.items)
-                }
+                let value: PropertyListTree = frame.isDictionary ? .dictionary(frame.entries) : .array(frame.items)
                 if stack.isEmpty { return value }
-                stack[stack.count - 1].items.append(value)
+                stack[stack.count - 1].add(value)
             }
             throw PropertyListError("a truncated or damaged binary property list: nothing was read")
         }
@@ -253,7 +260,11 @@ package enum BinaryPropertyListReader {
                     throw PropertyListError("a property list nested deeper than \(PropertyListLimits.maximumDepth) levels of arrays and dictionaries (at object \(object)); refused")
                 }
                 var frame = Frame(object: object, isDictionary: isDictionary, refs: content, count: n)
-                frame.items.reserveCapacity(n)
+                if isDictionary {
+                    frame.entries = PropertyListDictionary(minimumCapacity: n)
+                } else {
+                    frame.items.reserveCapacity(n)
+                }
                 if isDictionary {
                     frame.keys.reserveCapacity(n)
                     for i in 0..<n {

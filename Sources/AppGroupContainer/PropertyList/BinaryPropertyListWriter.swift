@@ -4,7 +4,11 @@ import Foundation
 /// lays it out: equal scalars (strings, dictionary keys, numbers, dates, data)
 /// stored once and referenced from every place they appear, and the smallest
 /// widths for integers, references and offsets. Strings compare by exact code
-/// units, so two spellings of one key stay two objects.
+/// units, so two spellings of one key stay two objects; numbers by type and bits,
+/// so 1 and 1.0, or 0.0 and -0.0, stay two objects too.
+///
+/// One pass numbers the objects (deduplicating scalars through a hash of typed
+/// values), a second emits them into one buffer: no intermediate byte arrays.
 package enum BinaryPropertyListWriter {
     /// The bytes of `tree`.
     /// - Throws: ``PropertyListError`` when `tree` is nested deeper than
@@ -15,15 +19,28 @@ package enum BinaryPropertyListWriter {
         return table.encode()
     }
 
+    /// A scalar as deduplication sees it: equal keys are the same object in the file.
+    private enum ScalarKey: Hashable {
+        case string(ExactKey)
+        case integer(PropertyListInteger)
+        case real(UInt64)
+        case date(UInt64)
+        case bool(Bool)
+        case data(Data)
+    }
+
     private enum Object {
-        case scalar([UInt8])
+        case scalar(PropertyListTree)
         case array([Int])
-        case dictionary(keys: [Int], values: [Int])
+        /// Key references, then value references.
+        case dictionary([Int])
     }
 
     private struct ObjectTable {
         var objects: [Object] = []
-        var scalars: [[UInt8]: Int] = [:]
+        var scalars: [ScalarKey: Int] = [:]
+        /// A guess of the output's size, so the buffer grows rarely.
+        var estimate = 64
 
         mutating func add(_ tree: PropertyListTree, depth: Int) throws -> Int {
             switch tree {
@@ -33,24 +50,26 @@ package enum BinaryPropertyListWriter {
                 var refs: [Int] = []
                 refs.reserveCapacity(items.count)
                 for item in items { refs.append(try add(item, depth: depth + 1)) }
+                estimate += 9 + 8 * refs.count
                 objects[index] = .array(refs)
                 return index
             case .dictionary(let dictionary):
                 try check(depth)
+                if depth == 1 { scalars.reserveCapacity(2 * dictionary.count) }
                 let index = reserve()
-                var keys: [Int] = [], values: [Int] = []
-                keys.reserveCapacity(dictionary.count)
-                values.reserveCapacity(dictionary.count)
-                for (key, _) in dictionary { keys.append(scalar(Self.string(key))) }
-                for (_, value) in dictionary { values.append(try add(value, depth: depth + 1)) }
-                objects[index] = .dictionary(keys: keys, values: values)
+                var refs: [Int] = []
+                refs.reserveCapacity(2 * dictionary.count)
+                for (key, _) in dictionary { refs.append(scalar(.string(key), .string(ExactKey(key)))) }
+                for (_, value) in dictionary { refs.append(try add(value, depth: depth + 1)) }
+                estimate += 9 + 8 * refs.count
+                objects[index] = .dictionary(refs)
                 return index
-            case .string(let s): return scalar(Self.string(s))
-            case .integer(let i): return scalar(Self.integer(i))
-            case .real(let r): return scalar([0x23] + Self.bigEndian(r.bitPattern, size: 8))
-            case .date(let d): return scalar([0x33] + Self.bigEndian(d.bitPattern, size: 8))
-            case .bool(let b): return scalar([b ? 0x09 : 0x08])
-            case .data(let d): return scalar(Self.header(0x40, count: d.count) + Array(d))
+            case .string(let s): return scalar(tree, .string(ExactKey(s)))
+            case .integer(let i): return scalar(tree, .integer(i))
+            case .real(let r): return scalar(tree, .real(r.bitPattern))
+            case .date(let d): return scalar(tree, .date(d.bitPattern))
+            case .bool(let b): return scalar(tree, .bool(b))
+            case .data(let d): return scalar(tree, .data(d))
             }
         }
 
@@ -65,79 +84,132 @@ package enum BinaryPropertyListWriter {
             return objects.count - 1
         }
 
-        private mutating func scalar(_ bytes: [UInt8]) -> Int {
-            if let existing = scalars[bytes] { return existing }
-            objects.append(.scalar(bytes))
-            scalars[bytes] = objects.count - 1
-            return objects.count - 1
+        private mutating func scalar(_ value: PropertyListTree, _ key: ScalarKey) -> Int {
+            let next = objects.count
+            // One hash for the lookup and the insertion: the entry is made with
+            // `next` when absent, and an existing entry keeps its index.
+            let index = Self.value(&scalars[key, default: next])
+            guard index == next else { return index }
+            objects.append(.scalar(value))
+            switch value {
+            case .string(let s): estimate += 10 + 2 * s.utf8.count
+            case .data(let d): estimate += 10 + d.count
+            default: estimate += 17
+            }
+            return next
         }
 
         func encode() -> Data {
             // Apple's reader insists that a reference can hold the object count and
             // an offset the offset table's own position, so the widths are chosen so.
-            let refSize = ObjectTable.width(UInt64(objects.count))
-            var out: [UInt8] = Array("bplist00".utf8)
+            let refSize = Self.width(UInt64(objects.count))
+            var out = Output(capacity: estimate + 8 * objects.count + 40)
+            out.bytes.append(contentsOf: "bplist00".utf8)
             var offsets: [Int] = []
             offsets.reserveCapacity(objects.count)
             for object in objects {
-                offsets.append(out.count)
+                offsets.append(out.bytes.count)
                 switch object {
-                case .scalar(let bytes):
-                    out += bytes
+                case .scalar(let value): out.scalar(value)
                 case .array(let refs):
-                    out += Self.header(0xA0, count: refs.count)
-                    for ref in refs { out += Self.bigEndian(UInt64(ref), size: refSize) }
-                case .dictionary(let keys, let values):
-                    out += Self.header(0xD0, count: keys.count)
-                    for ref in keys { out += Self.bigEndian(UInt64(ref), size: refSize) }
-                    for ref in values { out += Self.bigEndian(UInt64(ref), size: refSize) }
+                    out.header(0xA0, count: refs.count)
+                    for ref in refs { out.bigEndian(UInt64(ref), size: refSize) }
+                case .dictionary(let refs):
+                    out.header(0xD0, count: refs.count / 2)
+                    for ref in refs { out.bigEndian(UInt64(ref), size: refSize) }
                 }
             }
-            let tableOffset = out.count
+            let tableOffset = out.bytes.count
             let offsetSize = Self.width(UInt64(tableOffset))
-            for offset in offsets { out += Self.bigEndian(UInt64(offset), size: offsetSize) }
-            out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)]
-            out += Self.bigEndian(UInt64(objects.count), size: 8)
-            out += Self.bigEndian(0, size: 8) // the root is always object 0
-            out += Self.bigEndian(UInt64(tableOffset), size: 8)
-            return Data(out)
+            for offset in offsets { out.bigEndian(UInt64(offset), size: offsetSize) }
+            out.bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+            out.bigEndian(UInt64(objects.count), size: 8)
+            out.bigEndian(0, size: 8) // the root is always object 0
+            out.bigEndian(UInt64(tableOffset), size: 8)
+            return Data(out.bytes)
         }
+
+        private static func value(_ slot: inout Int) -> Int { slot }
 
         /// Smallest of 1, 2, 4 or 8 bytes that holds `value`.
         static func width(_ value: UInt64) -> Int {
             value < 1 << 8 ? 1 : value < 1 << 16 ? 2 : value < 1 << 32 ? 4 : 8
         }
+    }
 
-        static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
-            (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(size - 1 - $0))) }
-        }
+    /// The file being written.
+    private struct Output {
+        var bytes: [UInt8] = []
 
-        static func header(_ marker: UInt8, count: Int) -> [UInt8] {
-            if count < 15 { return [marker | UInt8(count)] }
-            return [marker | 0x0F] + integer(.signed(Int64(count)))
-        }
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-        static func integer(_ value: PropertyListInteger) -> [UInt8] {
-            switch value {
-            case .signed(let v) where v >= 0:
-                let size = width(UInt64(v))
-                let marker: UInt8 = size == 1 ? 0x10 : size == 2 ? 0x11 : size == 4 ? 0x12 : 0x13
-                return [marker] + bigEndian(UInt64(v), size: size)
-            case .signed(let v):
-                return [0x13] + bigEndian(UInt64(bitPattern: v), size: 8)
-            case .unsigned(let v):
-                // Apple's form for values above Int64.max: 16 bytes, the high 8 zero.
-                return [0x14] + [UInt8](repeating: 0, count: 8) + bigEndian(v, size: 8)
+        mutating func bigEndian(_ value: UInt64, size: Int) {
+            var shift = 8 * (size - 1)
+            while shift >= 0 {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+                shift -= 8
             }
         }
 
-        static func string(_ s: String) -> [UInt8] {
-            if s.utf8.allSatisfy({ $0 < 0x80 }) { return header(0x50, count: s.utf8.count) + Array(s.utf8) }
-            let units = Array(s.utf16)
-            var out = header(0x60, count: units.count)
-            out.reserveCapacity(out.count + units.count * 2)
-            for unit in units { out += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-            return out
+        /// A marker with its element count, the count following as an integer object when over 14.
+        mutating func header(_ marker: UInt8, count: Int) {
+            if count < 15 {
+                bytes.append(marker | UInt8(count))
+            } else {
+                bytes.append(marker | 0x0F)
+                integer(.signed(Int64(count)))
+            }
+        }
+
+        mutating func integer(_ value: PropertyListInteger) {
+            switch value {
+            case .signed(let v) where v >= 0:
+                let size = ObjectTable.width(UInt64(v))
+                bytes.append(size == 1 ? 0x10 : size == 2 ? 0x11 : size == 4 ? 0x12 : 0x13)
+                bigEndian(UInt64(v), size: size)
+            case .signed(let v):
+                bytes.append(0x13)
+                bigEndian(UInt64(bitPattern: v), size: 8)
+            case .unsigned(let v):
+                // Apple's form for values above Int64.max: 16 bytes, the high 8 zero.
+                bytes.append(0x14)
+                bigEndian(0, size: 8)
+                bigEndian(v, size: 8)
+            }
+        }
+
+        mutating func scalar(_ value: PropertyListTree) {
+            switch value {
+            case .string(let s): string(s)
+            case .integer(let i): integer(i)
+            case .real(let r):
+                bytes.append(0x23)
+                bigEndian(r.bitPattern, size: 8)
+            case .date(let d):
+                bytes.append(0x33)
+                bigEndian(d.bitPattern, size: 8)
+            case .bool(let b): bytes.append(b ? 0x09 : 0x08)
+            case .data(let d):
+                header(0x40, count: d.count)
+                bytes.append(contentsOf: d)
+            case .array, .dictionary: break // containers are objects of their own
+            }
+        }
+
+        /// ASCII strings as bytes (marker 0x5_), any other as UTF-16 big-endian (0x6_).
+        mutating func string(_ s: String) {
+            let utf8 = s.utf8
+            let ascii = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? utf8.allSatisfy { $0 < 0x80 }
+            if ascii {
+                header(0x50, count: utf8.count)
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            header(0x60, count: s.utf16.count)
+            for unit in s.utf16 {
+                bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: unit))
+            }
         }
     }
 }

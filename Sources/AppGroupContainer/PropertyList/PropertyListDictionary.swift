@@ -6,6 +6,12 @@ package struct PropertyListDictionary: Sendable, Equatable, Sequence {
 
     package init() {}
 
+    /// An empty dictionary with room for `capacity` entries (a reader knows the count).
+    package init(minimumCapacity capacity: Int) {
+        entries.reserveCapacity(capacity)
+        index.reserveCapacity(capacity)
+    }
+
     package var count: Int { entries.count }
     package var isEmpty: Bool { entries.isEmpty }
     package var keys: [String] { entries.map(\.key) }
@@ -20,13 +26,17 @@ package struct PropertyListDictionary: Sendable, Equatable, Sequence {
 
     /// Sets the value; a new key goes last, an existing one keeps its place.
     package mutating func set(_ value: PropertyListTree, forKey key: String) {
-        if let at = index[ExactKey(key)] {
-            entries[at].value = value
-        } else {
-            index[ExactKey(key)] = entries.count
+        // One hash: a new key's slot is made with the next position.
+        let next = entries.count
+        let at = Self.position(&index[ExactKey(key), default: next])
+        if at == next {
             entries.append((key, value))
+        } else {
+            entries[at].value = value
         }
     }
+
+    private static func position(_ slot: inout Int) -> Int { slot }
 
     /// Removes exactly this spelling of `key`; returns the value it had.
     @discardableResult

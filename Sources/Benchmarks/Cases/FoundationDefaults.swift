@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 // Foundation's UserDefaults on Linux, the peer a user would otherwise reach for.
@@ -28,4 +29,15 @@ func foundationIncrementChild(_ options: Options) throws {
         defaults.set(defaults.integer(forKey: "counter") + 1, forKey: "counter")
         defaults.synchronize()
     }
+}
+
+/// ``sampleSuite(keys:)`` as the package's codec holds it, in the same order of keys.
+func sampleTree(keys: Int) -> PropertyListTree {
+    var dictionary = PropertyListDictionary()
+    for i in 0..<keys { switch i % 3 {
+        case 0: dictionary.set(.string("value number \(i)"), forKey: "key\(i)")
+        case 1: dictionary.set(.integer(.signed(Int64(i))), forKey: "key\(i)")
+        default: dictionary.set(.real(Double(i) / 3), forKey: "key\(i)")
+        } }
+    return .dictionary(dictionary)
 }

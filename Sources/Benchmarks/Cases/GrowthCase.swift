@@ -25,16 +25,42 @@ func growthCase(_ run: BenchmarkRun) throws -> CaseResult {
         let read = measure("\(keys) keys: read, suite unchanged", count: run.count(20_000)) {
             _ = reader.string(forKey: "greeting")
         }
-        // A read right after another instance's save: the reader must re-parse.
-        var times: [UInt64] = []
+        // A read right after another instance's save: the reader must re-parse. Each
+        // save is followed by the three reads of the file it wrote: the package's,
+        // the floor's (open, fstat, read: system calls only) and Foundation's
+        // (the same calls, then PropertyListSerialization parses the bytes).
+        let file = reader.fileURL.path
+        var buffer: [UInt8] = []
+        var times: [UInt64] = [], floorTimes: [UInt64] = [], foundationTimes: [UInt64] = []
         for _ in 0..<count {
             i += 1
             try writer.save(i, forKey: "key0")
-            let start = now()
-            _ = reader.string(forKey: "greeting")
+            var start = now()
+            guard reader.string(forKey: "greeting") == "hello" else { throw BenchmarkError.child("the re-parsing read failed: \(String(describing: reader.lastError))") }
             times.append(now() - start)
+            start = now()
+            guard Floor.readFile(file, into: &buffer) != nil else { throw BenchmarkError.child("cannot read \(file)") }
+            floorTimes.append(now() - start)
+            start = now()
+            guard let size = Floor.readFile(file, into: &buffer),
+                  (try? PropertyListSerialization.propertyList(from: Data(buffer[0..<size]), format: nil)) != nil else {
+                throw BenchmarkError.child("PropertyListSerialization cannot read \(file)")
+            }
+            foundationTimes.append(now() - start)
         }
         let reread = Sample(name: "\(keys) keys: read after another instance's save (re-parse)", nanoseconds: times)
+        let floorRead = Sample(name: "\(keys) keys: floor of that read: open, fstat, read", nanoseconds: floorTimes)
+        let foundationRead = Sample(name: "\(keys) keys: the same read by PropertyListSerialization", nanoseconds: foundationTimes)
+        result.samples += [floorRead, foundationRead]
+        let faster = "\(keys) keys: PropertyListSerialization read / re-parsing read (times faster)"
+        let overFloor = "\(keys) keys: re-parsing read / its floor"
+        if keys == 100 {
+            result.ratios.append(Ratio(faster, foundationRead.medianNs / reread.medianNs, atLeast: 10))
+            result.ratios.append(Ratio(overFloor, reread.medianNs / floorRead.medianNs, atMost: 10))
+        } else {
+            result.ratios.append(Ratio(report: faster, foundationRead.medianNs / reread.medianNs))
+            result.ratios.append(Ratio(report: overFloor, reread.medianNs / floorRead.medianNs))
+        }
         result.samples += [set, read, reread]
         sets.append((Double(keys), set.medianNs))
         reads.append((Double(keys), read.medianNs))

@@ -20,16 +20,11 @@ struct SharedDefaultsVariants {
         return [sample]
     }
 
-    /// Case 2: a durable `save` of one key in a suite of `keys` keys.
-    func setVariants(keys: Int, dictionary: [String: Any], count: Int) throws -> [Sample] {
+    /// Case 2: the group's suite in a root of its own, filled with `dictionary`.
+    func filledSuite(keys: Int, dictionary: [String: Any]) throws -> SharedDefaults {
         let defaults = try BenchIdentity.defaults(root: try run.scratch("set-sd-\(keys)"))
         try fill(defaults, with: dictionary)
-        var i = 0
-        let sample = try measure("\(keys) keys: SharedDefaults set(_:forKey:)", count: count, warmup: 5) {
-            i += 1
-            try defaults.save(i, forKey: "key0")
-        }
-        return [sample]
+        return defaults
     }
 
     /// Case 3: `processes` children each doing `perProcess` `update` increments of one key.

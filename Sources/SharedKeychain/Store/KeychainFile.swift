@@ -10,14 +10,16 @@ import Foundation
 /// Every access, read or write, opens `<root>/Keychains` afresh as a
 /// ``DirectoryHandle`` (no symbolic link followed, the process's own directory
 /// only) and reaches the file relative to it: nothing is ever read from or written
-/// outside the root, whatever is swapped in between two calls. Every decode is
-/// screened first (``PropertyListScreen``: size, nesting, sets), so a planted file is
-/// `errSecInvalidKeychain`, never a crash.
+/// outside the root, whatever is swapped in between two calls. Files are read and
+/// written by the package's own property-list codec (``PropertyListCodec``, with
+/// its limits on size, nesting and values), never by Foundation's, so a planted file
+/// is `errSecInvalidKeychain`, never a crash.
 ///
-/// XML, not binary: Foundation's binary `PropertyListEncoder` shares one object
-/// between strings that are equal to Swift, so account "caf\u{E9}" would come back
-/// as "cafe\u{301}"'s twin; its XML output keeps every string's code units (and
-/// encodes as fast). Binary files written by older versions still load.
+/// Binary (`bplist00`): the codec's writer shares a string object only between
+/// strings with the same code units, so accounts "caf\u{E9}" and "cafe\u{301}" stay
+/// two accounts (Foundation's binary encoder would merge them, which is why earlier
+/// versions wrote XML). XML files written by earlier versions still load, and are
+/// rewritten as binary at the next change.
 enum KeychainFile {
     /// The largest keychain file read (16 MiB); a keychain holds small secrets.
     static let readLimit: Int64 = 16 << 20
@@ -55,9 +57,7 @@ enum KeychainFile {
         let result = try body(&content)
         let data: Data
         do {
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .xml
-            data = try encoder.encode(content)
+            data = try PropertyListCodec.write(PropertyListTreeEncoder().encode(content), format: .binary)
         } catch {
             throw KeychainError.notAvailable(problem: "the keychain content could not be encoded (\(type(of: error))); nothing was written")
         }
@@ -73,15 +73,7 @@ enum KeychainFile {
         // a process that only reads also clears what killed writers left.
         directory.removeTemporaries(of: name, holdingWriteLock: false)
         guard let (data, identity) = try directory.read(name, limit: readLimit) else { return KeychainFileContent() }
-        if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(readLimit)) {
-            throw KeychainError.invalidKeychain(path: url.path, problem: problem)
-        }
-        let content: KeychainFileContent
-        do {
-            content = try PropertyListDecoder().decode(KeychainFileContent.self, from: data)
-        } catch {
-            throw KeychainError.invalidKeychain(path: url.path, problem: "not a keychain property list (\(data.count) bytes)")
-        }
+        let content = try decode(KeychainFileContent.self, from: data, url: url, kind: "keychain")
         guard content.format <= KeychainFileContent.currentFormat else {
             throw KeychainError.invalidKeychain(path: url.path, problem: "format \(content.format) was written by a newer version of SharedKeychain")
         }
@@ -94,14 +86,23 @@ enum KeychainFile {
         try mapErrors(url) {
             guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()),
                   let (data, _) = try directory.read(url.lastPathComponent, limit: valueReadLimit) else { return nil }
-            if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(valueReadLimit)) {
-                throw KeychainError.invalidKeychain(path: url.path, problem: problem)
-            }
-            do {
-                return try PropertyListDecoder().decode(T.self, from: data)
-            } catch {
-                throw KeychainError.invalidKeychain(path: url.path, problem: "not a device-state property list (\(data.count) bytes)")
-            }
+            return try decode(T.self, from: data, url: url, kind: "device-state")
+        }
+    }
+
+    /// Decodes a file's bytes with the package's codec; a file that is not a
+    /// property list, or not one of `T`'s shape, is `errSecInvalidKeychain` saying why.
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data, url: URL, kind: String) throws -> T {
+        let tree: PropertyListTree
+        do {
+            tree = try PropertyListCodec.read(data)
+        } catch let error as PropertyListError {
+            throw KeychainError.invalidKeychain(path: url.path, problem: "not a \(kind) property list (\(data.count) bytes): \(error.message)")
+        }
+        do {
+            return try PropertyListTreeDecoder().decode(T.self, from: tree)
+        } catch {
+            throw KeychainError.invalidKeychain(path: url.path, problem: "not a \(kind) property list (\(data.count) bytes): it does not hold a \(kind) file's values (\(error))")
         }
     }
 
@@ -109,9 +110,7 @@ enum KeychainFile {
     /// killed writers' temporaries of it first.
     static func saveValue<T: Encodable>(_ value: T, to url: URL) throws {
         try mapErrors(url) {
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .xml
-            guard let data = try? encoder.encode(value) else {
+            guard let data = try? PropertyListCodec.write(PropertyListTreeEncoder().encode(value), format: .binary) else {
                 throw KeychainError.notAvailable(problem: "\(T.self) could not be encoded; nothing was written")
             }
             let directory = try requireDirectory(url)
