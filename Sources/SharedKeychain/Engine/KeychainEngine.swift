@@ -20,8 +20,8 @@ struct KeychainEngine {
                               synchronizable: query.sync == .yes, accessibility: accessibility,
                               attributes: query.attributes, value: query.value)
         item.normalizePrimaryKey()
-        item.attributes[SecKey.creationDate] = .date(now)
-        item.attributes[SecKey.modificationDate] = .date(now)
+        item.attributes[RawKey.creationDate] = .date(now)
+        item.attributes[RawKey.modificationDate] = .date(now)
         try checkAvailable(item)
         let key = item.primaryKey
         if content.items.contains(where: { $0.primaryKey == key }) {
@@ -78,7 +78,7 @@ struct KeychainEngine {
                 try checkAccessibilityChoice(item.accessibility, synchronizable: item.synchronizable, operation: .update)
                 try checkAvailable(item)
             }
-            item.attributes[SecKey.modificationDate] = .date(now)
+            item.attributes[RawKey.modificationDate] = .date(now)
             updated[index] = item
         }
         var seen = Set<StoredItem.PrimaryKey>()
