@@ -73,8 +73,9 @@ extension SimulatedTarget {
         try device.scope(for: self, environment: environment).run(body)
     }
 
-    /// The asynchronous form of ``run(on:environment:_:)``: waits for another
-    /// target's run without blocking a thread.
+    /// The asynchronous form of ``run(on:environment:_:)``: binds the target to the
+    /// current task and its child tasks only (`IdentityScope.run(isolation:_:)` says
+    /// why), so work hopped to a queue or a thread inside it does not see it; it never waits.
     public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:],
                        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
         try await device.scope(for: self, environment: environment).run(isolation: isolation, body)

@@ -24,7 +24,7 @@ import Foundation
 ///   test's task outside every scope still sees none (and `Task.detached` inside
 ///   a scope sees none either).
 /// - **One at a time**: since there is one slot, a second scope entered on another
-///   task or thread waits until the first ends. Concurrent tests therefore
+///   task or thread waits (blocking its thread) until the first ends. Concurrent tests therefore
 ///   serialise their scopes instead of seeing each other's identity. Use scopes
 ///   for "as the extension, then as the app"; real processes remain the way to
 ///   test real concurrency.
@@ -33,6 +33,8 @@ import Foundation
 ///   entered from work hopped to another thread inside a scope is not nested: it
 ///   waits for the outer scope to end, so do not wait for such work inside the
 ///   outer scope.
+/// - **The asynchronous form** (``run(isolation:_:)``) binds the task only, never
+///   the slot, and never waits: see there why.
 /// - **Work that outlives the scope** (a queue item still running after `run`
 ///   returned) sees whatever is bound then: nothing (the environment again) or a
 ///   later scope. Wait for the work you start before the scope ends.
@@ -109,26 +111,21 @@ public struct IdentityScope: Sendable, CustomStringConvertible {
         return try Self.$heldToken.withValue(token) { try Self.$taskScope.withValue(self, operation: body) }
     }
 
-    /// Runs `body` with this scope active; waits without blocking a thread while
-    /// another task or thread holds a scope.
+    /// Runs `body` with this scope bound to the current task and its child tasks
+    /// (`async let`, task groups, `Task { }`), never process-wide: work `body` hops
+    /// to a queue or a thread does not see it (use the synchronous form around such
+    /// code). It never waits for other scopes. Why: a scope held process-wide across
+    /// an `await` would make synchronous scopes on other tasks block the threads of
+    /// Swift's cooperative pool until it ends, while its own continuation needs one
+    /// of those threads to resume; with a pool as small as the machine's cores, that
+    /// deadlocks.
     public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
-        let gate = ScopeGate.shared
-        if let token = Self.heldToken, gate.isHeld(by: token) {
-            gate.push(self)
-            defer { gate.pop() }
-            return try await Self.$taskScope.withValue(self, operation: body)
-        }
-        let token = await gate.acquireAsync(self)
-        defer { gate.release() }
-        return try await Self.$heldToken.withValue(token) {
-            try await Self.$taskScope.withValue(self, operation: body)
-        }
+        try await Self.$taskScope.withValue(self, operation: body)
     }
 }
 
 /// The process-wide slot: who holds it (a token per outermost scope) and the
-/// stack of nested scopes. An `NSCondition` guards it; asynchronous waiters park
-/// continuations instead of blocking a thread.
+/// stack of nested scopes, guarded by an `NSCondition`.
 final class ScopeGate: @unchecked Sendable {
     static let shared = ScopeGate()
 
@@ -136,7 +133,6 @@ final class ScopeGate: @unchecked Sendable {
     private var holder: UInt64?
     private var stack: [IdentityScope] = []
     private var nextToken: UInt64 = 1
-    private var parked: [CheckedContinuation<Void, Never>] = []
 
     var current: IdentityScope? {
         condition.lock()
@@ -160,12 +156,6 @@ final class ScopeGate: @unchecked Sendable {
         return token
     }
 
-    private func tryTakeLocked(_ scope: IdentityScope) -> UInt64? {
-        condition.lock()
-        defer { condition.unlock() }
-        return tryTake(scope)
-    }
-
     func acquire(_ scope: IdentityScope) -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
@@ -175,32 +165,12 @@ final class ScopeGate: @unchecked Sendable {
         }
     }
 
-    func acquireAsync(_ scope: IdentityScope) async -> UInt64 {
-        while true {
-            if let token = tryTakeLocked(scope) { return token }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                condition.lock()
-                // Freed between the check and here: try again at once.
-                if holder == nil {
-                    condition.unlock()
-                    continuation.resume()
-                    return
-                }
-                parked.append(continuation)
-                condition.unlock()
-            }
-        }
-    }
-
     func release() {
         condition.lock()
         holder = nil
         stack = []
-        let waking = parked
-        parked = []
         condition.broadcast()
         condition.unlock()
-        for continuation in waking { continuation.resume() }
     }
 
     func push(_ scope: IdentityScope) {

@@ -84,7 +84,9 @@ public struct Keychain: Sendable, CustomStringConvertible {
         try keychain.scope.run(body)
     }
 
-    /// The asynchronous form of ``withCurrent(_:_:)``: waits for another scope without blocking a thread.
+    /// The asynchronous form of ``withCurrent(_:_:)``: binds `keychain` to the current
+    /// task and its child tasks only, not to work hopped to queues or threads (see
+    /// `IdentityScope.run(isolation:_:)` for why); it never waits.
     public static func withCurrent<T>(_ keychain: Keychain, isolation: isolated (any Actor)? = #isolation,
                                       _ body: () async throws -> T) async rethrows -> T {
         try await keychain.scope.run(isolation: isolation, body)
