@@ -16,6 +16,25 @@ import Testing
 struct IdiomTests {
     static let service = "com.example.idioms"
 
+    @Test("#if canImport(Security) takes the Security branch on Linux, as on iOS, and that module is the emulator")
+    func canImportSecuritySwitch() throws {
+        #if canImport(Security)
+        let branch = "Security"
+        #else
+        let branch = "SharedKeychain"
+        #endif
+        #expect(branch == "Security")
+        let box = try Sandbox()
+        defer { box.remove() }
+        // The SecItemAdd this file sees (through `import Security`) writes to the emulated device.
+        asProcess(box.keychain(Targets.app)) {
+            let add: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "branch",
+                                      kSecValueData as String: Data("v".utf8)]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+        }
+        #expect(try box.device.itemCount() == 1)
+    }
+
     @Test("kCFBooleanTrue! and kCFBooleanTrue as Any in a query are booleans")
     func booleanConstants() throws {
         let box = try Sandbox()

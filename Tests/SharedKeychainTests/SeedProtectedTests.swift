@@ -14,7 +14,7 @@ struct SeedProtectedTests {
     func protectedCodeFailsCleanly() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        try asProcess(box.keychain(Targets.app)) {
+        asProcess(box.keychain(Targets.app)) {
             #expect(throws: KeychainError.unexpectedStatus(errSecUnimplemented)) {
                 try saveBiometricProtectedSecret(secret: "s3cret", account: "alice")
             }

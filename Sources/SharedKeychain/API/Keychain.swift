@@ -46,7 +46,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
         let identity: Entitlements
         do {
             guard let found = try Entitlements.fromEnvironment(environment) else {
-                throw KeychainError.notAvailable(problem: "the process has no identity: set \(Entitlements.EnvironmentKey.applicationIdentifier) (and \(Entitlements.EnvironmentKey.keychainAccessGroups), \(Entitlements.EnvironmentKey.applicationGroups)), or bind a Keychain with Keychain.withCurrent")
+                throw KeychainError.notAvailable(problem: "the process has no identity: set \(Entitlements.EnvironmentKey.applicationIdentifier) (and \(Entitlements.EnvironmentKey.keychainAccessGroups), \(Entitlements.EnvironmentKey.applicationGroups)), or run the code in a scope (SimulatedTarget.run(on:), Keychain.withCurrent)")
             }
             identity = found
         } catch let error as AppGroupError {
