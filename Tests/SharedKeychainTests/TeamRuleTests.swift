@@ -39,6 +39,15 @@ struct TeamRuleTests {
         #expect(allowed.keychainAccessGroups.count == 3)
     }
 
+    @Test("from a decoded archive: the same rule, and an identity that passes it round-trips")
+    func fromDecoder() throws {
+        let crafted = Data(#"{"applicationIdentifier":"\#(Self.foreignApp)","applicationGroups":[],"keychainAccessGroups":["\#(Self.foreignGroup)"]}"#.utf8)
+        #expect(performing: { try JSONDecoder().decode(Entitlements.self, from: crafted) }, throws: { Self.isTeamRuleRefusal($0) })
+        let own = try Entitlements(applicationIdentifier: Self.foreignApp, applicationGroups: ["group.com.other.suite"],
+                                   keychainAccessGroups: ["Z9Y8X7W6V5.com.other.shared"])
+        #expect(try JSONDecoder().decode(Entitlements.self, from: JSONEncoder().encode(own)) == own)
+    }
+
     @Test("from the environment and from an entitlements file")
     func fromEnvironmentAndFile() throws {
         let environment = [Entitlements.EnvironmentKey.applicationIdentifier: Self.foreignApp,

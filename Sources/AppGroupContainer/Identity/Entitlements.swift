@@ -20,6 +20,21 @@ public struct Entitlements: Hashable, Sendable, Codable {
     public static let applicationGroupsKey = "com.apple.security.application-groups"
     public static let keychainAccessGroupsKey = "keychain-access-groups"
 
+    enum CodingKeys: String, CodingKey {
+        case applicationIdentifier, applicationGroups, keychainAccessGroups
+    }
+
+    /// Decodes an identity through the same validation as every other way of
+    /// loading one (the App ID prefix rule included), so a crafted archive cannot
+    /// carry an identity that code, the environment or a file could not.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(applicationIdentifier: try values.decode(String.self, forKey: .applicationIdentifier),
+                      applicationGroups: try values.decode([String].self, forKey: .applicationGroups),
+                      keychainAccessGroups: try values.decode([String].self, forKey: .keychainAccessGroups),
+                      source: "decoded Entitlements")
+    }
+
     /// The ten-character Team ID: the application identifier's first component.
     public var teamIdentifier: String { String(applicationIdentifier.prefix(while: { $0 != "." })) }
 
