@@ -49,7 +49,7 @@ let package = Package(
 
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "SharedDefaults", "DefaultsProbe"]),
-        .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "KeychainProbe"]),
+        .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "SharedDefaults", "KeychainProbe"]),
         .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox"]),
         .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "ShareInbox", "AppGroupTesting", "ShareFlowDemo"]),
         .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting", "DefaultsProbe", "KeychainProbe", "ShareFlowDemo"]),
@@ -63,3 +63,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// On Linux, where Apple's frameworks do not exist, modules named Security and
+// LocalAuthentication re-export SharedKeychain, so that iOS keychain code compiles
+// with its import lines unchanged. The manifest is compiled for the host, so on
+// Apple's platforms these targets do not exist and `import Security` finds Apple's.
+#if os(Linux)
+package.products += [
+    .library(name: "Security", targets: ["Security"]),
+    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+]
+package.targets += [
+    .target(name: "Security", dependencies: ["SharedKeychain"]),
+    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"]),
+]
+for name in ["SharedKeychainTests", "KeychainProbe"] {
+    package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
+}
+#endif

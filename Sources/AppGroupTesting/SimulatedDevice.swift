@@ -71,9 +71,20 @@ public final class SimulatedDevice: Sendable {
         ContainerResolver(root: root, entitlements: target.entitlements)
     }
 
-    /// Runs `body` as `target`: it receives the target's resolver.
+    /// Runs `body` as `target` on this device: it receives the target's resolver,
+    /// and every API that asks who is calling (`FileManager.default.containerURL`,
+    /// the defaults suites, `SecItem...`) answers as `target` on this device, also
+    /// from work `body` hops to a queue or a thread. See ``SimulatedTarget/run(on:environment:_:)``
+    /// for the model (one such scope at a time per process).
     public func run<T>(as target: SimulatedTarget, _ body: (ContainerResolver) throws -> T) rethrows -> T {
-        try body(resolver(for: target))
+        let resolver = resolver(for: target)
+        return try scope(for: target).run { try body(resolver) }
+    }
+
+    /// The identity scope of `target` on this device: its entitlements, this
+    /// device's root, and `environment` (for example `APP_GROUP_KEYCHAIN_DEVICE`).
+    public func scope(for target: SimulatedTarget, environment: [String: String] = [:]) -> IdentityScope {
+        IdentityScope(entitlements: target.entitlements, root: root, environment: environment)
     }
 
     /// Where `group`'s container is on this device, without any entitlement check

@@ -44,3 +44,40 @@ public struct SimulatedTarget: Sendable, Hashable {
                                                  bundleIdentifier: bundleIdentifier))
     }
 }
+
+// MARK: - Running code as the target
+
+extension SimulatedTarget {
+    /// Runs `body` as this target on `device`, in one test process: inside it,
+    /// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`,
+    /// the defaults suites (`SharedDefaults`, which resolve through
+    /// `ContainerResolver.current()`), `Entitlements.current()` and the keychain's
+    /// `SecItem...` functions answer as this target on the device, including from
+    /// work `body` hops to a `DispatchQueue`, an `OperationQueue` or a `Thread`.
+    ///
+    /// ```swift
+    /// let shared = try notes.shareExtension.run(on: device) { try saveDraft() }
+    /// try notes.app.run(on: device) { #expect(try loadDrafts() == [shared]) }
+    /// ```
+    ///
+    /// The model (``IdentityScope``): the binding is process-wide, so only one target
+    /// runs at a time; a run on another task or thread waits for the current one to
+    /// end (concurrent tests serialise rather than see each other's identity). A run
+    /// nested on the same task replaces the outer target until it ends. Work still
+    /// running after `body` returns sees whatever is bound then: wait for it inside.
+    /// Real processes (``SimulatedDevice/spawn(_:_:as:environment:timeout:)``) remain
+    /// the way to test real concurrency between targets.
+    /// - Parameter environment: extra variables the scope shows, for example
+    ///   `APP_GROUP_KEYCHAIN_DEVICE` to choose the keychain device (default `default`).
+    public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:], _ body: () throws -> T) rethrows -> T {
+        try device.scope(for: self, environment: environment).run(body)
+    }
+
+    /// The asynchronous form of ``run(on:environment:_:)``: binds the target to the
+    /// current task and its child tasks only (`IdentityScope.run(isolation:_:)` says
+    /// why), so work hopped to a queue or a thread inside it does not see it; it never waits.
+    public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:],
+                       isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
+        try await device.scope(for: self, environment: environment).run(isolation: isolation, body)
+    }
+}

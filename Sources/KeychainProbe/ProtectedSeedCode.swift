@@ -1,11 +1,11 @@
+// The platform guide's imports, unchanged: on Linux, Security and LocalAuthentication
+// are this package's modules (see Package.swift).
 import Foundation
-// The platform guide's `import Security` and `import LocalAuthentication` are
-// replaced by this one line: SharedKeychain declares both vocabularies on Linux.
-import SharedKeychain
+import Security
+import LocalAuthentication
 
-// Apple's keychain guide (sections 6, 13 and 14), ported with only the import lines
-// changed: its error type, its save of a Face ID protected secret, and its read
-// with an LAContext. KeychainProbe runs them in their own process (`seed-save`,
+// Apple's keychain guide (sections 6, 13 and 14), unchanged, imports included: its
+// error type, its save of a Face ID protected secret, and its read with an LAContext. KeychainProbe runs them in their own process (`seed-save`,
 // `seed-read`), so the tests drive them through every outcome of the sensor.
 
 enum KeychainError: Error {

@@ -72,7 +72,7 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .invalidParameter(operation, problem):
             return code + "errSecParam: \(operation): \(problem)"
         case let .noSuchAttribute(operation, key, itemClass):
-            return code + "errSecNoSuchAttr: \(operation): \(SecKey.name(key)) is not an attribute of \(itemClass) items."
+            return code + "errSecNoSuchAttr: \(operation): \(RawKey.name(key)) is not an attribute of \(itemClass) items."
         case let .notAvailable(problem):
             return code + "errSecNotAvailable: \(problem)"
         case let .unimplemented(feature):

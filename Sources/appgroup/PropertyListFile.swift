@@ -5,8 +5,9 @@ import Foundation
 /// `plist`, with the package's own codec: binary or XML in, exactly as stored
 /// (keys that differ only in Unicode normalization stay two keys).
 enum PropertyListFile {
-    /// The largest file read (64 MiB, the codec's screen limit).
-    static let readLimit: Int64 = Int64(PropertyListScreen.defaultSizeLimit)
+    /// The largest file read (64 MiB): far above any suite, keychain or entitlements
+    /// file, and a bound on what a mistaken path (a disk image, a log) costs.
+    static let readLimit: Int64 = 64 << 20
 
     /// The bytes at `path`, or standard input for `-`.
     /// - Throws: ``CLIError/notFound(_:)`` for a missing file, ``CLIError/failed(_:)`` otherwise.
@@ -33,9 +34,7 @@ enum PropertyListFile {
     /// The property list in `data`, read from `source` (for messages).
     /// - Throws: ``CLIError/badValue(_:)`` naming what is wrong and where.
     static func parse(_ data: Data, source: String) throws -> PropertyListTree {
-        if let problem = PropertyListScreen.problem(in: data, sizeLimit: Int(readLimit)) {
-            throw CLIError.badValue("\(source) is not a property list this tool reads: \(problem)")
-        }
+        // The codec bounds depth and expansion itself (PropertyListLimits).
         do {
             return try PropertyListCodec.read(data)
         } catch {

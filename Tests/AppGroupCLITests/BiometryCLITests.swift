@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Darwin)
 import AppGroupContainer
 import AppGroupTesting
 import Foundation

@@ -67,7 +67,7 @@ import Testing
         try fixture.fail(["defaults", "import", group, array.path], status: 65, ["not a dictionary"])
         let garbage = fixture.device.scratch.appendingPathComponent("garbage.plist")
         try Data("bplist00 truncated".utf8).write(to: garbage)
-        try fixture.fail(["defaults", "import", group, garbage.path], status: 65, [garbage.path, "damaged binary property list"])
+        try fixture.fail(["defaults", "import", group, garbage.path], status: 65, [garbage.path, "truncated binary property list"])
         try fixture.fail(["defaults", "import", group, fixture.device.scratch.appendingPathComponent("absent").path], status: 1, ["no file at"])
         // Twin keys inside a nested dictionary: Foundation would keep one; refused, not lost.
         let twins = fixture.device.scratch.appendingPathComponent("twins.plist")

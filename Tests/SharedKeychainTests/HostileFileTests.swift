@@ -149,9 +149,9 @@ struct HostileFileTests {
         #expect(left == [], "temporaries left after a normal \(operation)")
 
         let keychain = box.keychain(Targets.app)
-        let all = try keychain.copyMatching([SecKey.class: SecKey.genericPassword, SecKey.service: "storm",
-                                             SecKey.returnAttributes: true, SecKey.matchLimit: SecKey.matchLimitAll]) as? [[String: Any]] ?? []
-        let present = Set(all.compactMap { $0[SecKey.account] as? String })
+        let all = try keychain.copyMatching([RawKey.class: RawKey.genericPassword, RawKey.service: "storm",
+                                             RawKey.returnAttributes: true, RawKey.matchLimit: RawKey.matchLimitAll]) as? [[String: Any]] ?? []
+        let present = Set(all.compactMap { $0[RawKey.account] as? String })
         #expect(acknowledged.subtracting(present).isEmpty, "acknowledged items lost: \(acknowledged.subtracting(present).sorted().prefix(10))")
         print("keychain kill storm then a \(operation): \(2 * round) writers SIGKILLed, \(acknowledged.count) acknowledged adds all present, \(seenTemporaries) temporaries seen between kills (all 0600, owner's), \(left.count) left after it")
     }

@@ -1,13 +1,13 @@
 // These tests call the emulator's SecItem functions; on Darwin those names are
 // Apple's own, so the tests run where the Security framework is absent.
-#if !canImport(Security)
+#if !canImport(Darwin)
 
+// The platform guides' example code, kept as the guides write it, imports
+// included: on Linux `import Security` is this package's Security module (see
+// Package.swift), which re-exports SharedKeychain. The one edit, marked where it
+// is, is `: Sendable` on KeychainManager (see there).
 import Foundation
-import SharedKeychain
-
-// The seeds' example code, ported with as few changes as possible: only
-// `import Security` is gone, and `purgeLeftoversOnFreshInstall` takes its
-// UserDefaults (the seed uses .standard) so that each test has its own.
+import Security
 
 enum SharedVault {
     static let group = "A1B2C3D4E5.com.example.vault"
@@ -86,34 +86,41 @@ func moveItem(account: String, from oldGroup: String, to newGroup: String) -> Bo
     return SecItemDelete(source as CFDictionary) == errSecSuccess
 }
 
-func purgeLeftoversOnFreshInstall(_ defaults: UserDefaults) {
+func purgeLeftoversOnFreshInstall() {
     let marker = "vault.didLaunch"
-    guard !defaults.bool(forKey: marker) else { return }
+    guard !UserDefaults.standard.bool(forKey: marker) else { return }
     let scoped: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrService as String: SharedVault.service,
         kSecAttrAccessGroup as String: SharedVault.group
     ]
     SecItemDelete(scoped as CFDictionary)
-    defaults.set(true, forKey: marker)
+    UserDefaults.standard.set(true, forKey: marker)
 }
 
-// MARK: The KeychainManager of the second seed
+// MARK: The KeychainManager of the second guide
 
-enum KeychainError: Error, Equatable {
+enum KeychainError: Error {
     case itemNotFound
     case duplicateItem
     case invalidData
     case unexpectedStatus(OSStatus)
 }
 
-final class KeychainManager {
-    // The seed's singleton has a private init; tests need one manager per device,
-    // and the seed's methods run as the identity bound with Keychain.withCurrent.
-    init() {}
+// Edit: `: Sendable` added. This package builds in the Swift 6 language mode,
+// which refuses a `static let` of a non-Sendable class; the guide's code targets
+// an app in the Swift 5 mode (or with main-actor default isolation), where it
+// compiles. The class has only a constant string, so the conformance is sound.
+final class KeychainManager: Sendable {
+
+    static let shared = KeychainManager()
+
+    private init() {}
 
     private let service = "com.justacademy.iosapp"
+}
 
+extension KeychainManager {
     func save(password: String, account: String) throws {
         guard let passwordData = password.data(using: .utf8) else { throw KeychainError.invalidData }
         let query: [String: Any] = [
@@ -129,7 +136,9 @@ final class KeychainManager {
             throw KeychainError.unexpectedStatus(status)
         }
     }
+}
 
+extension KeychainManager {
     func read(account: String) throws -> String {
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -149,7 +158,9 @@ final class KeychainManager {
         }
         return password
     }
+}
 
+extension KeychainManager {
     func update(password: String, account: String) throws {
         guard let passwordData = password.data(using: .utf8) else { throw KeychainError.invalidData }
         let query: [String: Any] = [
@@ -164,7 +175,9 @@ final class KeychainManager {
             throw KeychainError.unexpectedStatus(status)
         }
     }
+}
 
+extension KeychainManager {
     func delete(account: String) throws {
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -176,7 +189,9 @@ final class KeychainManager {
             throw KeychainError.unexpectedStatus(status)
         }
     }
+}
 
+extension KeychainManager {
     func saveOrUpdate(value: String, account: String) throws {
         guard let data = value.data(using: .utf8) else { throw KeychainError.invalidData }
         let query: [String: Any] = [

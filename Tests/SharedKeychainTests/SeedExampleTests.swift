@@ -1,11 +1,16 @@
 // These tests call the emulator's SecItem functions; on Darwin those names are
 // Apple's own, so the tests run where the Security framework is absent.
-#if !canImport(Security)
+#if !canImport(Darwin)
 
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+
+// The guide's error has no Equatable conformance; the tests compare its cases.
+extension KeychainError: Equatable {
+    static func == (a: KeychainError, b: KeychainError) -> Bool { String(describing: a) == String(describing: b) }
+}
 
 /// The seeds' own functions, run unchanged against the emulator as the identities
 /// of the seeds' target table.
@@ -118,9 +123,9 @@ import Testing
     @Test func purgeOnFreshInstallRemovesOnlyTheScopedLeftovers() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let suiteName = "SharedKeychainTests.\(UUID().uuidString)"
-        let defaults = try #require(UserDefaults(suiteName: suiteName))
-        defer { defaults.removePersistentDomain(forName: suiteName) }
+        // The guide's flag lives in UserDefaults.standard: a fresh install has none.
+        UserDefaults.standard.removeObject(forKey: "vault.didLaunch")
+        defer { UserDefaults.standard.removeObject(forKey: "vault.didLaunch") }
 
         // First install: the app publishes a token; a sibling app uses the same group.
         let app = box.keychain(Targets.app)
@@ -136,20 +141,20 @@ import Testing
         #expect(asProcess(box.keychain(Targets.share)) { readSessionTokenInExtension() } == Data("old".utf8))
 
         // Fresh install, first launch: the scoped delete removes the leftover token only.
-        asProcess(app) { purgeLeftoversOnFreshInstall(defaults) }
+        asProcess(app) { purgeLeftoversOnFreshInstall() }
         #expect(asProcess(app) { readSessionTokenInExtension() } == nil)
         #expect(try sibling.read(GenericPassword(service: "com.example.notes.sync", account: "x")) == Data("notes".utf8))
 
         // Later launches keep what the new install stores.
         #expect(asProcess(app) { publishSessionToken(Data("new".utf8)) } == errSecSuccess)
-        asProcess(app) { purgeLeftoversOnFreshInstall(defaults) }
+        asProcess(app) { purgeLeftoversOnFreshInstall() }
         #expect(asProcess(app) { readSessionTokenInExtension() } == Data("new".utf8))
     }
 
     @Test func keychainManagerSaveReadUpdateDelete() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let manager = KeychainManager()
+        let manager = KeychainManager.shared
         try asProcess(box.keychain(Targets.app)) {
             try manager.save(password: "hunter2", account: "alice")
             #expect(try manager.read(account: "alice") == "hunter2")
@@ -175,7 +180,7 @@ import Testing
     @Test func keychainManagerReadFailsWhileLocked() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        let manager = KeychainManager()
+        let manager = KeychainManager.shared
         try asProcess(box.keychain(Targets.app)) { try manager.save(password: "pw", account: "alice") }
         try box.device.lock()
         #expect(throws: KeychainError.unexpectedStatus(errSecInteractionNotAllowed)) {

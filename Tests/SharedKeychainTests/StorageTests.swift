@@ -1,6 +1,6 @@
 // These tests call the emulator's SecItem functions; on Darwin those names are
 // Apple's own, so the tests run where the Security framework is absent.
-#if !canImport(Security)
+#if !canImport(Darwin)
 
 import AppGroupContainer
 import Foundation

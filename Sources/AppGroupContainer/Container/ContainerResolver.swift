@@ -42,9 +42,14 @@ public struct ContainerResolver: Sendable {
         self.entitlements = entitlements
     }
 
-    /// A resolver for the process's own identity (``Entitlements/current()``).
+    /// A resolver for the calling code's identity (``Entitlements/current()``): the
+    /// active ``IdentityScope``'s identity and root when there is one, else the
+    /// process's environment. A `root` given wins over both.
     public static func current(root: URL? = nil) throws -> ContainerResolver {
-        ContainerResolver(root: root, entitlements: try Entitlements.current())
+        if let scope = IdentityScope.active {
+            return ContainerResolver(root: root ?? scope.root, entitlements: scope.entitlements)
+        }
+        return ContainerResolver(root: root, entitlements: try Entitlements.current())
     }
 
     /// The root named by `APP_GROUP_CONTAINERS_ROOT`, else ``defaultRoot(environment:)``.

@@ -64,9 +64,11 @@ extension Entitlements {
                                 source: "environment (\(EnvironmentKey.applicationIdentifier), \(EnvironmentKey.applicationGroups))")
     }
 
-    /// The process's identity from its environment.
+    /// The calling code's identity: the active ``IdentityScope``'s, else the
+    /// process's, from its environment.
     /// - Throws: ``AppGroupError/missingIdentity(hint:)`` when the environment names none.
     public static func current() throws -> Entitlements {
+        if let scope = IdentityScope.active { return scope.entitlements }
         guard let identity = try fromEnvironment() else {
             throw AppGroupError.missingIdentity(hint:
                 "set \(EnvironmentKey.applicationIdentifier)=TEAMID.bundle.id and \(EnvironmentKey.applicationGroups)=group.a,group.b "

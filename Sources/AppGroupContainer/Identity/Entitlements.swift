@@ -20,6 +20,21 @@ public struct Entitlements: Hashable, Sendable, Codable {
     public static let applicationGroupsKey = "com.apple.security.application-groups"
     public static let keychainAccessGroupsKey = "keychain-access-groups"
 
+    enum CodingKeys: String, CodingKey {
+        case applicationIdentifier, applicationGroups, keychainAccessGroups
+    }
+
+    /// Decodes an identity through the same validation as every other way of
+    /// loading one (the App ID prefix rule included), so a crafted archive cannot
+    /// carry an identity that code, the environment or a file could not.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(applicationIdentifier: try values.decode(String.self, forKey: .applicationIdentifier),
+                      applicationGroups: try values.decode([String].self, forKey: .applicationGroups),
+                      keychainAccessGroups: try values.decode([String].self, forKey: .keychainAccessGroups),
+                      source: "decoded Entitlements")
+    }
+
     /// The ten-character Team ID: the application identifier's first component.
     public var teamIdentifier: String { String(applicationIdentifier.prefix(while: { $0 != "." })) }
 
@@ -67,10 +82,32 @@ public struct Entitlements: Hashable, Sendable, Codable {
                 source: source, key: Self.keychainAccessGroupsKey,
                 problem: "\(AppGroupError.quote(group)) is not an expanded access group (expected TEAMID.com.example.vault)")
         }
+        try Self.checkKeychainAccessGroupPrefixes(keychainAccessGroups, applicationIdentifier: applicationIdentifier, source: source)
         self.applicationIdentifier = applicationIdentifier
         self.applicationGroups = groups
         self.keychainAccessGroups = keychainAccessGroups
     }
+
+    /// The App ID prefix rule: signing grants `keychain-access-groups` only under the
+    /// target's own App ID prefix (the application identifier's first component,
+    /// the Team ID for every app made since 2011). App Groups (`group.`) and Apple's
+    /// `com.apple.token` are the exceptions iOS allows. Without this check a target
+    /// of team Z9Y8X7W6V5 listing `A1B2C3D4E5.com.example.vault` would read the
+    /// other team's items, which no signed iOS target can.
+    static func checkKeychainAccessGroupPrefixes(_ groups: [String], applicationIdentifier: String, source: String) throws {
+        let prefix = String(applicationIdentifier.prefix(while: { $0 != "." }))
+        for (index, group) in groups.enumerated() {
+            if group.hasPrefix(prefix + ".") || group.hasPrefix(GroupIdentifier.prefix) || group == appleTokenAccessGroup { continue }
+            let named = group.split(separator: ".", maxSplits: 1).first.map(String.init) ?? group
+            let whose = GroupIdentifier.isTeamIdentifier(named) ? "names the team \(named), not the target's own \(prefix)" : "has no App ID prefix"
+            throw AppGroupError.invalidEntitlements(
+                source: source, key: "\(keychainAccessGroupsKey)[\(index)]",
+                problem: "\(AppGroupError.quote(group)) \(whose). Rule (App ID prefix): a keychain access group must begin with the target's own App ID prefix (\(prefix).), as $(AppIdentifierPrefix) expands; only App Groups (group.) and com.apple.token may appear otherwise. Sharing items with another team's apps is not possible on iOS: share through a server or the other team's app instead")
+        }
+    }
+
+    /// The access group of CryptoTokenKit tokens, which iOS lets any app list.
+    static let appleTokenAccessGroup = "com.apple.token"
 
     static func validateApplicationIdentifier(_ id: String, source: String) throws {
         let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

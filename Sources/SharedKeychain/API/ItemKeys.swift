@@ -24,9 +24,9 @@ public struct GenericPassword: KeychainItemKey, Hashable {
     }
 
     public var query: [String: Any] {
-        var q: [String: Any] = [SecKey.class: SecKey.genericPassword, SecKey.service: service, SecKey.account: account,
-                                SecKey.synchronizable: synchronizable]
-        if let accessGroup { q[SecKey.accessGroup] = accessGroup }
+        var q: [String: Any] = [RawKey.class: RawKey.genericPassword, RawKey.service: service, RawKey.account: account,
+                                RawKey.synchronizable: synchronizable]
+        if let accessGroup { q[RawKey.accessGroup] = accessGroup }
         return q
     }
 
@@ -63,14 +63,14 @@ public struct InternetPassword: KeychainItemKey, Hashable {
     }
 
     public var query: [String: Any] {
-        var q: [String: Any] = [SecKey.class: SecKey.internetPassword, SecKey.server: server, SecKey.account: account,
-                                SecKey.synchronizable: synchronizable]
-        if let `protocol` { q[SecKey.protocol] = `protocol` }
-        if let port { q[SecKey.port] = port }
-        if let path { q[SecKey.path] = path }
-        if let authenticationType { q[SecKey.authenticationType] = authenticationType }
-        if let securityDomain { q[SecKey.securityDomain] = securityDomain }
-        if let accessGroup { q[SecKey.accessGroup] = accessGroup }
+        var q: [String: Any] = [RawKey.class: RawKey.internetPassword, RawKey.server: server, RawKey.account: account,
+                                RawKey.synchronizable: synchronizable]
+        if let `protocol` { q[RawKey.protocol] = `protocol` }
+        if let port { q[RawKey.port] = port }
+        if let path { q[RawKey.path] = path }
+        if let authenticationType { q[RawKey.authenticationType] = authenticationType }
+        if let securityDomain { q[RawKey.securityDomain] = securityDomain }
+        if let accessGroup { q[RawKey.accessGroup] = accessGroup }
         return q
     }
 

@@ -7,8 +7,8 @@ extension Keychain {
     /// - Throws: ``KeychainError/duplicateItem(item:)`` when it exists; see ``add(_:)`` for the rest.
     public func add(_ value: Data, for key: some KeychainItemKey, accessibility: Accessibility = .whenUnlocked) throws {
         var attributes = key.query
-        attributes[SecKey.valueData] = value
-        attributes[SecKey.accessible] = accessibility.rawValue
+        attributes[RawKey.valueData] = value
+        attributes[RawKey.accessible] = accessibility.rawValue
         try add(attributes)
     }
 
@@ -16,8 +16,8 @@ extension Keychain {
     /// - Throws: ``KeychainError/itemNotFound(query:)`` when there is none.
     public func read(_ key: some KeychainItemKey) throws -> Data {
         var query = key.query
-        query[SecKey.returnData] = true
-        query[SecKey.matchLimit] = SecKey.matchLimitOne
+        query[RawKey.returnData] = true
+        query[RawKey.matchLimit] = RawKey.matchLimitOne
         return try copyMatching(query) as? Data ?? Data()
     }
 
@@ -34,7 +34,7 @@ extension Keychain {
     /// Replaces the value of the item `key` names.
     /// - Throws: ``KeychainError/itemNotFound(query:)`` when there is none.
     public func update(_ key: some KeychainItemKey, to value: Data) throws {
-        try update(key.query, with: [SecKey.valueData: value])
+        try update(key.query, with: [RawKey.valueData: value])
     }
 
     /// Adds the item, or updates its value when it exists (the add-or-update pattern of Apple's keychain samples).
@@ -67,11 +67,11 @@ extension Keychain {
         // would search every group of the caller and take the new copy with it.
         var source = key
         var lookup = key.query
-        lookup[SecKey.returnAttributes] = true
-        lookup[SecKey.returnData] = true
+        lookup[RawKey.returnAttributes] = true
+        lookup[RawKey.returnData] = true
         let found = try copyMatching(lookup) as? [String: Any]
-        let value = found?[SecKey.valueData] as? Data ?? Data()
-        source.accessGroup = found?[SecKey.accessGroup] as? String ?? key.accessGroup
+        let value = found?[RawKey.valueData] as? Data ?? Data()
+        source.accessGroup = found?[RawKey.accessGroup] as? String ?? key.accessGroup
         if source.accessGroup.map({ $0.isExactly(group) }) == true { return }
         var target = key
         target.accessGroup = group

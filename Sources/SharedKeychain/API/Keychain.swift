@@ -46,7 +46,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
         let identity: Entitlements
         do {
             guard let found = try Entitlements.fromEnvironment(environment) else {
-                throw KeychainError.notAvailable(problem: "the process has no identity: set \(Entitlements.EnvironmentKey.applicationIdentifier) (and \(Entitlements.EnvironmentKey.keychainAccessGroups), \(Entitlements.EnvironmentKey.applicationGroups)), or bind a Keychain with Keychain.withCurrent")
+                throw KeychainError.notAvailable(problem: "the process has no identity: set \(Entitlements.EnvironmentKey.applicationIdentifier) (and \(Entitlements.EnvironmentKey.keychainAccessGroups), \(Entitlements.EnvironmentKey.applicationGroups)), or run the code in a scope (SimulatedTarget.run(on:), Keychain.withCurrent)")
             }
             identity = found
         } catch let error as AppGroupError {
@@ -59,21 +59,44 @@ public struct Keychain: Sendable, CustomStringConvertible {
         return Keychain(device: try KeychainDevice.fromEnvironment(environment), identity: identity, behavior: behavior)
     }
 
-    /// A keychain bound to the current task by ``withCurrent(_:_:)``.
-    @TaskLocal static var bound: Keychain?
+    /// The key under which ``withCurrent(_:_:)`` attaches its keychain to the scope.
+    static let scopeKey = "SharedKeychain.Keychain"
 
-    /// The keychain the global `SecItem...` functions use: the one bound to the
-    /// current task, else ``fromEnvironment(_:)``.
+    /// The keychain the global `SecItem...` functions use: the one bound by
+    /// ``withCurrent(_:_:)``; else, inside an `IdentityScope` (for example
+    /// `SimulatedTarget.run(on:)`), the scope's identity on the device its
+    /// environment names (its root, `APP_GROUP_KEYCHAIN_DEVICE`); else ``fromEnvironment(_:)``.
     public static func current() throws -> Keychain {
-        if let bound { return bound }
-        return try fromEnvironment()
+        guard let scope = IdentityScope.active else { return try fromEnvironment() }
+        if let bound = scope.values[scopeKey] as? Keychain { return bound }
+        return try fromEnvironment(scope.effectiveEnvironment)
     }
 
     /// Runs `body` with `keychain` as ``current()``, so that code written against the
     /// global `SecItem...` functions runs as that identity (the package's tests run
     /// code written for the platform's keychain this way).
+    ///
+    /// The binding is an `IdentityScope` (identity, the device's root, this keychain):
+    /// work `body` hops to a `DispatchQueue`, an `OperationQueue` or a `Thread` sees it
+    /// too, every other API of the package answers as the same identity, and a second
+    /// scope on another task or thread waits until this one ends (see `IdentityScope`).
     public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
-        try $bound.withValue(keychain, operation: body)
+        try keychain.scope.run(body)
+    }
+
+    /// The asynchronous form of ``withCurrent(_:_:)``: binds `keychain` to the current
+    /// task and its child tasks only, not to work hopped to queues or threads (see
+    /// `IdentityScope.run(isolation:_:)` for why); it never waits.
+    public static func withCurrent<T>(_ keychain: Keychain, isolation: isolated (any Actor)? = #isolation,
+                                      _ body: () async throws -> T) async rethrows -> T {
+        try await keychain.scope.run(isolation: isolation, body)
+    }
+
+    /// The scope that binds this keychain: its identity, its device's root and name.
+    var scope: IdentityScope {
+        IdentityScope(entitlements: identity, root: device.root,
+                      environment: [KeychainDevice.environmentKey: device.name, Behavior.environmentKey: behavior.description])
+            .attaching(self, forKey: Self.scopeKey)
     }
 
     /// The identity's access groups in the order the system builds them:

@@ -8,7 +8,7 @@ protocol AccessControlValue {
 /// The `kSecAttrAccessControl` value handed back with an item's attributes.
 enum AccessControlBridge {
     static func object(for policy: AccessPolicy) -> Any {
-        #if !canImport(Security)
+        #if !canImport(Darwin)
         return SecAccessControl(policy: policy)
         #else
         return policy.flagNames
@@ -16,22 +16,10 @@ enum AccessControlBridge {
     }
 }
 
-#if !canImport(Security)
+#if !canImport(Darwin)
 
 /// `CFOptionFlags`: the raw type of Core Foundation option sets.
 public typealias CFOptionFlags = UInt
-/// `CFError`: toll-free bridged to `NSError` on Apple platforms, so here it is `NSError`
-/// (`error!.takeRetainedValue() as Error` compiles and keeps domain and code).
-public typealias CFError = NSError
-
-/// `CFAllocator`: here only a placeholder; every allocation uses the default allocator.
-public final class CFAllocator: Sendable {
-    private init() {}
-}
-
-/// `kCFAllocatorDefault`, the default allocator (NULL on Apple platforms too).
-public let kCFAllocatorDefault: CFAllocator? = nil
-
 /// Access control constants that dictate how a keychain item may be used, with
 /// Apple's members and bit values (SecAccessControl.h).
 public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {

@@ -116,10 +116,10 @@ extension StoredItem {
         return KeychainItemSummary(
             itemClass: itemClass.description, classCode: itemClass.rawValue,
             keychain: kind == .dataProtection ? "data protection" : "file-based",
-            service: stringAttribute(SecKey.service), server: stringAttribute(SecKey.server), account: stringAttribute(SecKey.account) ?? "",
+            service: stringAttribute(RawKey.service), server: stringAttribute(RawKey.server), account: stringAttribute(RawKey.account) ?? "",
             accessGroup: accessGroup, accessibility: accessibility.description, synchronizable: synchronizable,
             valueBytes: value?.count ?? 0, attributeCount: attributes.count,
-            created: date(SecKey.creationDate), modified: date(SecKey.modificationDate),
+            created: date(RawKey.creationDate), modified: date(RawKey.modificationDate),
             accessControl: accessPolicy.map { policy in
                 var flags = policy.constraints.map(\.rawValue)
                 if policy.flags & AccessPolicy.orBit != 0 { flags.append("or") }
@@ -135,8 +135,8 @@ extension StoredItem {
             guard let wanted else { return true }
             return actual.map { Array($0.unicodeScalars) == Array(wanted.unicodeScalars) } ?? false
         }
-        return same(filter.classCode, itemClass.rawValue) && same(filter.service, stringAttribute(SecKey.service))
-            && same(filter.account, stringAttribute(SecKey.account) ?? "") && same(filter.accessGroup, accessGroup)
+        return same(filter.classCode, itemClass.rawValue) && same(filter.service, stringAttribute(RawKey.service))
+            && same(filter.account, stringAttribute(RawKey.account) ?? "") && same(filter.accessGroup, accessGroup)
             && (filter.accessibility.map { $0 == accessibility.rawValue || $0 == accessibility.description } ?? true)
             && (filter.synchronizable.map { $0 == synchronizable } ?? true)
     }

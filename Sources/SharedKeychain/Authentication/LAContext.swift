@@ -1,4 +1,4 @@
-#if !canImport(LocalAuthentication)
+#if !canImport(Darwin)
 import AppGroupContainer
 import Foundation
 
@@ -190,7 +190,9 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
 
     private func resolveDevice() throws -> KeychainDevice {
         if let simulatedDevice { return simulatedDevice }
-        if let bound = Keychain.bound { return bound.device }
+        // The keychain of the calling scope or environment names the device; a process
+        // with no identity still has a device (its environment's).
+        if let keychain = try? Keychain.current() { return keychain.device }
         return try KeychainDevice.fromEnvironment()
     }
 

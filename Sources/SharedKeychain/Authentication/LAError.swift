@@ -1,4 +1,4 @@
-#if !canImport(LocalAuthentication)
+#if !canImport(Darwin)
 import Foundation
 
 /// The error domain of `LAError` (`(error as NSError).domain`).

@@ -1,4 +1,4 @@
-#if !canImport(LocalAuthentication)
+#if !canImport(Darwin)
 import Foundation
 
 /// The policies an `LAContext` evaluates, with Apple's raw values.

@@ -23,8 +23,8 @@ struct KeychainEngine {
                               attributes: query.attributes, value: query.value)
         item.accessPolicy = try boundAccessPolicy(query)
         item.normalizePrimaryKey()
-        item.attributes[SecKey.creationDate] = .date(now)
-        item.attributes[SecKey.modificationDate] = .date(now)
+        item.attributes[RawKey.creationDate] = .date(now)
+        item.attributes[RawKey.modificationDate] = .date(now)
         try checkAvailable(item)
         let key = item.primaryKey
         if content.items.contains(where: { $0.primaryKey == key }) {
@@ -81,7 +81,7 @@ struct KeychainEngine {
                 try checkAccessibilityChoice(item.accessibility, synchronizable: item.synchronizable, operation: .update)
                 try checkAvailable(item)
             }
-            item.attributes[SecKey.modificationDate] = .date(now)
+            item.attributes[RawKey.modificationDate] = .date(now)
             updated[index] = item
         }
         var seen = Set<StoredItem.PrimaryKey>()

@@ -25,7 +25,7 @@ extension ParsedQuery {
     /// Reads `kSecAttrAccessControl`, `kSecUseAuthenticationContext` or `kSecUseAuthenticationUI`.
     mutating func readAuthenticationKey(_ key: String, _ value: Any, _ problem: KeyProblem) throws {
         switch key {
-        case SecKey.accessControl:
+        case RawKey.accessControl:
             guard problem.operation == .add else {
                 throw problem.notHere(problem.operation == .updateAttributes
                     ? "an item's access control cannot be changed by an update; delete the item and add it again with the new SecAccessControl"
@@ -35,16 +35,16 @@ extension ParsedQuery {
                 throw problem.wrongType("a SecAccessControl from SecAccessControlCreateWithFlags", value)
             }
             accessPolicy = control.accessPolicy
-        case SecKey.useAuthenticationContext:
+        case RawKey.useAuthenticationContext:
             guard problem.operation != .updateAttributes else { throw problem.notHere("it belongs in the query, not in the attributes to update") }
             guard let context = value as? AuthenticationContextValue else { throw problem.wrongType("an LAContext", value) }
             authenticationContext = context
         default:
             guard problem.operation != .updateAttributes else { throw problem.notHere("it belongs in the query, not in the attributes to update") }
             switch value as? String {
-            case SecKey.useAuthenticationUIAllow?: authenticationUI = .allow
-            case SecKey.useAuthenticationUIFail?: authenticationUI = .fail
-            case SecKey.useAuthenticationUISkip?:
+            case RawKey.useAuthenticationUIAllow?: authenticationUI = .allow
+            case RawKey.useAuthenticationUIFail?: authenticationUI = .fail
+            case RawKey.useAuthenticationUISkip?:
                 guard problem.operation == .copyMatching else { throw problem.notHere("kSecUseAuthenticationUISkip is for SecItemCopyMatching only") }
                 authenticationUI = .skip
             default:
@@ -56,7 +56,7 @@ extension ParsedQuery {
     /// The checks that span keys: an access control carries its own protection class.
     func checkAuthenticationKeys(for operation: Operation) throws {
         if accessPolicy != nil && accessibility != nil {
-            throw KeyProblem(operation, SecKey.accessControl).parameter(
+            throw KeyProblem(operation, RawKey.accessControl).parameter(
                 "kSecAttrAccessControl and kSecAttrAccessible cannot both be given: the access control already holds the protection class. Remove kSecAttrAccessible")
         }
     }

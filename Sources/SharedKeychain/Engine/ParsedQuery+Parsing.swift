@@ -11,8 +11,8 @@ extension ParsedQuery {
     ///   ``KeychainError/unimplemented(feature:)``.
     init(_ dictionary: [String: Any], for operation: Operation, itemClass given: ItemClass? = nil) throws {
         itemClass = try Self.itemClass(of: dictionary, given: given, for: operation)
-        if dictionary.isEmpty { throw KeyProblem(operation, SecKey.class).parameter("the attributes to update are empty") }
-        for key in dictionary.keys.sorted() where key != SecKey.class {
+        if dictionary.isEmpty { throw KeyProblem(operation, RawKey.class).parameter("the attributes to update are empty") }
+        for key in dictionary.keys.sorted() where key != RawKey.class {
             guard let value = dictionary[key] else { continue }
             try read(key, value, for: operation)
         }
@@ -27,7 +27,7 @@ extension ParsedQuery {
 
         init(_ operation: Operation, _ key: String) {
             self.operation = operation
-            name = SecKey.name(key)
+            name = RawKey.name(key)
         }
 
         func parameter(_ problem: String) -> KeychainError { .invalidParameter(operation: operation.rawValue, problem: problem) }
@@ -43,20 +43,19 @@ extension ParsedQuery {
     /// The item class: `given` (an update's attributes, which may not name one), or
     /// the dictionary's kSecClass.
     private static func itemClass(of dictionary: [String: Any], given: ItemClass?, for operation: Operation) throws -> ItemClass {
-        let problem = KeyProblem(operation, SecKey.class)
+        let problem = KeyProblem(operation, RawKey.class)
         if let given {
-            if dictionary[SecKey.class] != nil {
+            if dictionary[RawKey.class] != nil {
                 throw problem.parameter("kSecClass cannot be changed by an update; it belongs in the query only")
             }
             return given
         }
-        guard let raw = dictionary[SecKey.class] else {
-            throw problem.parameter("the dictionary has no kSecClass. Add kSecClass as String: kSecClassGenericPassword (or kSecClassInternetPassword)")
+        guard let raw = dictionary[RawKey.class] else {
+            throw problem.parameter("the dictionary has no kSecClass. Add kSecClass as String: kSecClassGenericPassword (or kSecClassInternetPassword, kSecClassKey, kSecClassCertificate, kSecClassIdentity)")
         }
         guard let string = raw as? String else { throw problem.parameter("kSecClass must be a string constant such as kSecClassGenericPassword, not a \(typeName(raw))") }
         guard let cls = ItemClass(rawValue: string) else {
-            if ["keys", "cert", "idnt"].contains(string) { throw KeychainError.unimplemented(feature: "the item class \"\(string)\" (keys, certificates, identities)") }
-            throw problem.parameter("\"\(string)\" is not an item class; use kSecClassGenericPassword or kSecClassInternetPassword")
+            throw problem.parameter("\"\(string)\" is not an item class; use kSecClassGenericPassword, kSecClassInternetPassword, kSecClassKey, kSecClassCertificate or kSecClassIdentity")
         }
         return cls
     }
@@ -65,38 +64,41 @@ extension ParsedQuery {
     private mutating func read(_ key: String, _ value: Any, for operation: Operation) throws {
         let problem = KeyProblem(operation, key)
         switch key {
-        case SecKey.accessGroup:
+        case RawKey.accessGroup:
             if operation == .updateAttributes {
                 throw problem.parameter("an update cannot change kSecAttrAccessGroup. Move the item instead: read it (SecItemCopyMatching), add a copy in the new group, and delete the original only after that add succeeded")
             }
             guard let group = value as? String else { throw problem.wrongType("a string", value) }
             accessGroup = group
-        case SecKey.accessible:
+        case RawKey.accessible:
             guard let string = value as? String, let a = Accessibility(rawValue: string) else {
                 throw problem.parameter("\(problem.name) must be one of the kSecAttrAccessible... constants, not \(Self.typeName(value)) \(Self.shortDescription(value))")
             }
             accessibility = a
-        case SecKey.synchronizable:
+        case RawKey.synchronizable:
             sync = try Self.syncFilter(value, problem)
             syncGiven = true
-        case SecKey.valueData:
+        case RawKey.valueData:
             guard operation == .add || operation == .updateAttributes else {
                 throw problem.notHere("a search cannot match on an item's value; remove kSecValueData from the query")
             }
             guard let data = value as? Data else { throw problem.wrongType("Data", value) }
             self.value = data
-        case SecKey.returnData, SecKey.returnAttributes:
+        case RawKey.returnData, RawKey.returnAttributes:
             guard operation == .add || operation == .copyMatching else { throw problem.notHere("only SecItemAdd and SecItemCopyMatching return results") }
-            if key == SecKey.returnData { returnData = try problem.bool(value) } else { returnAttributes = try problem.bool(value) }
-        case SecKey.returnRef, SecKey.returnPersistentRef:
+            if key == RawKey.returnData { returnData = try problem.bool(value) } else { returnAttributes = try problem.bool(value) }
+        case RawKey.returnRef, RawKey.returnPersistentRef:
             if try problem.bool(value) { throw KeychainError.unimplemented(feature: "\(problem.name) (item references)") }
-        case SecKey.valueRef, SecKey.valuePersistentRef:
-            throw KeychainError.unimplemented(feature: problem.name)
-        case SecKey.accessControl, SecKey.useAuthenticationContext, SecKey.useAuthenticationUI:
+        case RawKey.accessControl, RawKey.useAuthenticationContext, RawKey.useAuthenticationUI:
             try readAuthenticationKey(key, value, problem)
-        case SecKey.matchLimit:
+        case RawKey.useOperationPrompt:
+            // The prompt's text (deprecated for LAContext.localizedReason); shown nowhere here.
+            guard value is String else { throw problem.wrongType("String", value) }
+        case RawKey.valueRef, RawKey.valuePersistentRef, RawKey.tokenID, RawKey.privateKeyAttributes, RawKey.publicKeyAttributes:
+            throw KeychainError.unimplemented(feature: "\(problem.name) (SecKey, SecCertificate and SecIdentity objects, Secure Enclave keys); store keys and certificates as kSecValueData")
+        case RawKey.matchLimit:
             limit = try Self.matchLimit(value, problem)
-        case SecKey.useDataProtectionKeychain:
+        case RawKey.useDataProtectionKeychain:
             guard operation != .updateAttributes else { throw problem.notHere("it chooses the keychain; put it in the query") }
             useDataProtectionKeychain = try problem.bool(value)
         default:
@@ -106,7 +108,7 @@ extension ParsedQuery {
 
     /// kSecAttrSynchronizable: a Bool, or kSecAttrSynchronizableAny in a search.
     private static func syncFilter(_ value: Any, _ problem: KeyProblem) throws -> SyncFilter {
-        if let string = value as? String, string == SecKey.synchronizableAny {
+        if let string = value as? String, string == RawKey.synchronizableAny {
             guard problem.operation.isSearch else { throw problem.notHere("kSecAttrSynchronizableAny is for searches; an item is either synchronizable or not") }
             return .any
         }
@@ -119,8 +121,8 @@ extension ParsedQuery {
         guard problem.operation == .copyMatching else {
             throw problem.notHere("\(problem.operation.rawValue) acts on every matching item; kSecMatchLimit is for SecItemCopyMatching")
         }
-        if let string = value as? String, string == SecKey.matchLimitOne { return nil }
-        if let string = value as? String, string == SecKey.matchLimitAll { return Int.max }
+        if let string = value as? String, string == RawKey.matchLimitOne { return nil }
+        if let string = value as? String, string == RawKey.matchLimitAll { return Int.max }
         if case let .int(n)? = AttributeValue(value, as: .int), n >= 1 { return n == 1 ? nil : n }
         throw problem.parameter("\(problem.name) must be kSecMatchLimitOne, kSecMatchLimitAll or a positive number, not \(typeName(value)) \(shortDescription(value))")
     }
@@ -133,9 +135,9 @@ extension ParsedQuery {
             if otherClasses.contains(where: { $0.attributeTypes[key] != nil }) {
                 throw KeychainError.noSuchAttribute(operation: problem.operation.rawValue, key: key, itemClass: itemClass)
             }
-            throw problem.parameter("unknown key \(problem.name); the emulator accepts the generic and internet password attributes, kSecValueData, kSecReturn..., kSecMatchLimit and kSecUseDataProtectionKeychain")
+            throw problem.parameter("unknown key \(problem.name); the emulator accepts the attributes Apple lists for \(itemClass), kSecValueData, kSecReturn..., kSecMatchLimit and kSecUseDataProtectionKeychain")
         }
-        if (key == SecKey.creationDate || key == SecKey.modificationDate) && !problem.operation.isSearch {
+        if (key == RawKey.creationDate || key == RawKey.modificationDate) && !problem.operation.isSearch {
             throw problem.notHere("the creation and modification dates are set by the keychain")
         }
         guard let typed = AttributeValue(value, as: kind) else { throw problem.wrongType("a \(kind.rawValue)", value) }

@@ -65,7 +65,7 @@ struct ParsedQuery {
     var summary: String {
         var parts = [itemClass.description]
         if let accessGroup { parts.append("access group \"\(accessGroup)\"") } else { parts.append("any access group of the caller") }
-        for key in attributes.keys.sorted() { parts.append("\(SecKey.names[key] ?? key) \(attributes[key].map(\.redacted) ?? "")") }
+        for key in attributes.keys.sorted() { parts.append("\(RawKey.names[key] ?? key) \(attributes[key].map(\.redacted) ?? "")") }
         if let accessibility { parts.append(accessibility.constantName) }
         switch sync {
         case .no: parts.append(syncGiven ? "not synchronizable" : "not synchronizable (no kSecAttrSynchronizable: synchronizable items are excluded)")

@@ -39,19 +39,23 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
     /// Fills absent primary-key attributes with Apple's defaults (empty, 0).
     mutating func normalizePrimaryKey() {
         for key in itemClass.primaryKeyAttributes where attributes[key] == nil {
-            attributes[key] = itemClass.attributeTypes[key] == .int ? .int(0) : .string("")
+            switch itemClass.attributeTypes[key] {
+            case .int?: attributes[key] = .int(0)
+            case .data?: attributes[key] = .data(Data())
+            default: attributes[key] = .string("")
+            }
         }
     }
 
     /// The attribute dictionary handed back for `kSecReturnAttributes`.
     func attributeDictionary(includingData: Bool) -> [String: Any] {
-        var out: [String: Any] = [SecKey.class: itemClass.rawValue]
+        var out: [String: Any] = [RawKey.class: itemClass.rawValue]
         for (key, value) in attributes { out[key] = value.object }
-        if kind == .dataProtection { out[SecKey.accessGroup] = accessGroup }
-        out[SecKey.accessible] = accessibility.rawValue
-        out[SecKey.synchronizable] = synchronizable
-        if let accessPolicy { out[SecKey.accessControl] = AccessControlBridge.object(for: accessPolicy) }
-        if includingData { out[SecKey.valueData] = value ?? Data() }
+        if kind == .dataProtection { out[RawKey.accessGroup] = accessGroup }
+        out[RawKey.accessible] = accessibility.rawValue
+        out[RawKey.synchronizable] = synchronizable
+        if let accessPolicy { out[RawKey.accessControl] = AccessControlBridge.object(for: accessPolicy) }
+        if includingData { out[RawKey.valueData] = value ?? Data() }
         return out
     }
 
@@ -60,8 +64,8 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
         var parts = [itemClass.description]
         parts.append(kind == .fileBased ? "file-based keychain" : "access group \"\(accessGroup)\"")
         for key in itemClass.primaryKeyAttributes {
-            if let value = attributes[key], value != .string(""), value != .int(0) {
-                parts.append("\(SecKey.names[key] ?? key) \(value.redacted)")
+            if let value = attributes[key], value != .string(""), value != .int(0), value != .data(Data()) {
+                parts.append("\(RawKey.names[key] ?? key) \(value.redacted)")
             }
         }
         if synchronizable { parts.append("synchronizable") }

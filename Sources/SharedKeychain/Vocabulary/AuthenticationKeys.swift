@@ -1,7 +1,7 @@
 import Foundation
 
-// The keys and codes of protected items (issue 13). Kept in one file so that a
-// merge with other declarations of the same constants has one place to dedupe.
+// The keys and codes of protected items: access control, the authentication
+// context and whether a call may prompt.
 
 extension SecStatus {
     /// `errSecAuthFailed`: authentication failed (a failed match, a lockout, no enrolment).
@@ -13,26 +13,29 @@ extension SecStatus {
     }
 }
 
-extension SecKey {
+extension RawKey {
     static let useAuthenticationUIAllow = "u_AuthUIA"
     static let useAuthenticationUIFail = "u_AuthUIF"
     static let useAuthenticationUISkip = "u_AuthUIS"
 }
 
-#if !canImport(Security)
+#if !canImport(Darwin)
 /// An item's access control: a `SecAccessControl` from `SecAccessControlCreateWithFlags`.
 /// Add only; it replaces `kSecAttrAccessible` (giving both is errSecParam).
-public let kSecAttrAccessControl: CFString = SecKey.accessControl
+public let kSecAttrAccessControl: CFString = RawKey.accessControl
 /// The `LAContext` a call authenticates with, and reuses once it has authenticated.
-public let kSecUseAuthenticationContext: CFString = SecKey.useAuthenticationContext
+public let kSecUseAuthenticationContext: CFString = RawKey.useAuthenticationContext
 /// Whether a call may prompt: `kSecUseAuthenticationUIAllow` (the default), `...Fail`, `...Skip`.
-public let kSecUseAuthenticationUI: CFString = SecKey.useAuthenticationUI
+public let kSecUseAuthenticationUI: CFString = RawKey.useAuthenticationUI
 /// Prompt when an item needs it (the default).
-public let kSecUseAuthenticationUIAllow: CFString = SecKey.useAuthenticationUIAllow
+public let kSecUseAuthenticationUIAllow: CFString = RawKey.useAuthenticationUIAllow
 /// Never prompt: an item that needs authentication is errSecInteractionNotAllowed (-25308).
-public let kSecUseAuthenticationUIFail: CFString = SecKey.useAuthenticationUIFail
+public let kSecUseAuthenticationUIFail: CFString = RawKey.useAuthenticationUIFail
 /// Never prompt: items that need authentication are skipped (SecItemCopyMatching only).
-public let kSecUseAuthenticationUISkip: CFString = SecKey.useAuthenticationUISkip
+public let kSecUseAuthenticationUISkip: CFString = RawKey.useAuthenticationUISkip
+/// The prompt's text for an item that needs authentication (deprecated by Apple
+/// for `LAContext.localizedReason`; accepted and shown nowhere here).
+public let kSecUseOperationPrompt: CFString = RawKey.useOperationPrompt
 /// `errSecAuthFailed` (-25293).
 public let errSecAuthFailed: OSStatus = SecStatus.authFailed
 #endif

@@ -2,7 +2,7 @@
 /// `kSecAttrAccessGroup` is `"agrp"`...). The engine speaks these, so a query built
 /// with Apple's own constants on Darwin (`kSecClass as String`) and one built with
 /// this package's Linux constants are the same dictionary.
-enum SecKey {
+enum RawKey {
     static let `class` = "class"
     static let genericPassword = "genp"
     static let internetPassword = "inet"
@@ -30,6 +30,40 @@ enum SecKey {
     static let authenticationType = "atyp"
     static let securityDomain = "sdmn"
     static let accessControl = "accc"
+
+    // Item classes without passwords.
+    static let certificateClass = "cert"
+    static let keyClassItem = "keys"
+    static let identityClass = "idnt"
+    // Certificate attributes.
+    static let certificateType = "ctyp"
+    static let certificateEncoding = "cenc"
+    static let subject = "subj"
+    static let issuer = "issr"
+    static let serialNumber = "slnr"
+    static let subjectKeyID = "skid"
+    static let publicKeyHash = "pkhh"
+    // Key attributes. kSecAttrKeyType shares its raw value with kSecAttrType.
+    static let keyClass = "kcls"
+    static let keyType = "type"
+    static let applicationLabel = "klbl"
+    static let applicationTag = "atag"
+    static let keySizeInBits = "bsiz"
+    static let effectiveKeySize = "esiz"
+    static let isPermanent = "perm"
+    static let isSensitive = "sens"
+    static let isExtractable = "extr"
+    static let canEncrypt = "encr"
+    static let canDecrypt = "decr"
+    static let canDerive = "drve"
+    static let canSign = "sign"
+    static let canVerify = "vrfy"
+    static let canWrap = "wrap"
+    static let canUnwrap = "unwp"
+    static let tokenID = "tkid"
+    static let privateKeyAttributes = "private"
+    static let publicKeyAttributes = "public"
+    static let useOperationPrompt = "u_OpPrompt"
 
     static let valueData = "v_Data"
     static let valueRef = "v_Ref"
@@ -60,6 +94,15 @@ enum SecKey {
         returnPersistentRef: "kSecReturnPersistentRef", matchLimit: "kSecMatchLimit",
         useDataProtectionKeychain: "kSecUseDataProtectionKeychain",
         useAuthenticationContext: "kSecUseAuthenticationContext", useAuthenticationUI: "kSecUseAuthenticationUI",
+        certificateType: "kSecAttrCertificateType", certificateEncoding: "kSecAttrCertificateEncoding",
+        subject: "kSecAttrSubject", issuer: "kSecAttrIssuer", serialNumber: "kSecAttrSerialNumber",
+        subjectKeyID: "kSecAttrSubjectKeyID", publicKeyHash: "kSecAttrPublicKeyHash", keyClass: "kSecAttrKeyClass",
+        applicationLabel: "kSecAttrApplicationLabel", applicationTag: "kSecAttrApplicationTag",
+        keySizeInBits: "kSecAttrKeySizeInBits", effectiveKeySize: "kSecAttrEffectiveKeySize", isPermanent: "kSecAttrIsPermanent",
+        isSensitive: "kSecAttrIsSensitive", isExtractable: "kSecAttrIsExtractable", canEncrypt: "kSecAttrCanEncrypt",
+        canDecrypt: "kSecAttrCanDecrypt", canDerive: "kSecAttrCanDerive", canSign: "kSecAttrCanSign",
+        canVerify: "kSecAttrCanVerify", canWrap: "kSecAttrCanWrap", canUnwrap: "kSecAttrCanUnwrap", tokenID: "kSecAttrTokenID",
+        privateKeyAttributes: "kSecPrivateKeyAttrs", publicKeyAttributes: "kSecPublicKeyAttrs", useOperationPrompt: "kSecUseOperationPrompt",
     ]
 
     static func name(_ key: String) -> String { names[key].map { "\($0) (\"\(key)\")" } ?? "\"\(key)\"" }

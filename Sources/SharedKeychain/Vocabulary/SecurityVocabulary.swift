@@ -1,67 +1,100 @@
 import Foundation
 
 // Apple's Keychain Services vocabulary, for platforms without the Security
-// framework, so that code written for iOS compiles here nearly unchanged:
+// framework, so that code written for iOS compiles here unchanged:
 //
 //     let status = SecItemAdd(query as CFDictionary, nil)
 //
-// On Darwin the real Security module provides these names; declaring them there
-// too would make every use ambiguous. There, use ``Keychain`` directly: Apple's
-// constants have the same raw values (`kSecClass as String == "class"`).
-#if !canImport(Security)
+// On Apple's platforms the real Security module provides these names; declaring
+// them there too would make every use ambiguous. There, use ``Keychain`` directly:
+// Apple's constants have the same raw values (`kSecClass as String == "class"`).
+//
+// The test is `canImport(Darwin)`, not `canImport(Security)`: on Linux this
+// package offers a module named Security (re-exporting this one), which
+// `canImport(Security)` would find once built.
+#if !canImport(Darwin)
 
 /// Apple's result code type.
 public typealias OSStatus = Int32
-/// A Core Foundation string; here a Swift `String`, so `kSecClass as String` is a no-op.
+/// A Core Foundation string; here a Swift `String`, so `kSecClass as String` is a
+/// no-op and `[CFString: Any]` is `[String: Any]`.
 public typealias CFString = String
-/// A Core Foundation dictionary; `NSDictionary` bridges to and from `[String: Any]`.
+/// A Core Foundation dictionary; `NSDictionary` bridges to and from `[String: Any]`
+/// and `[CFString: Any]`.
 public typealias CFDictionary = NSDictionary
-/// Any Core Foundation object; results come back as `Data`, `[String: Any]` or arrays of them.
+/// A Core Foundation array.
+public typealias CFArray = NSArray
+/// Core Foundation data.
+public typealias CFData = NSData
+/// A Core Foundation number.
+public typealias CFNumber = NSNumber
+/// A Core Foundation boolean: an `NSNumber` holding a Bool, as `kCFBooleanTrue` is on Apple's platforms.
+public typealias CFBoolean = NSNumber
+/// A Core Foundation error; `NSError` here, so `error.takeRetainedValue() as Error` works.
+public typealias CFError = NSError
+/// Any Core Foundation object. Results come back as `Data`, `[String: Any]` or
+/// arrays of them, and cast as on iOS: `as? Data`, `as? NSData`, `as? [String: Any]`,
+/// `as? NSDictionary`, `as? [[String: Any]]`, `as? NSArray`.
 public typealias CFTypeRef = AnyObject
 
-/// `kCFBooleanTrue`, for `kSecAttrSynchronizable as String: kCFBooleanTrue as Any`.
-public let kCFBooleanTrue: Bool = true
+/// `kCFBooleanTrue`, typed as Apple's (`CFBoolean!`): `kCFBooleanTrue!` and
+/// `kCFBooleanTrue as Any` both compile, and the keychain reads both as true.
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// `kCFBooleanFalse`.
-public let kCFBooleanFalse: Bool = false
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+
+/// A Core Foundation allocator; only ``kCFAllocatorDefault`` exists here.
+public final class CFAllocator: Sendable {}
+/// The default allocator, as passed to `SecAccessControlCreateWithFlags`; nil, as on Apple's platforms.
+public let kCFAllocatorDefault: CFAllocator! = nil
+
+/// "No error", the status `status == noErr` compares with (0, as `errSecSuccess`).
+public let noErr: OSStatus = 0
 
 // MARK: Item classes
 
 /// The key whose value is the item class.
-public let kSecClass: CFString = SecKey.class
+public let kSecClass: CFString = RawKey.class
 /// Generic password items: primary key service and account (with access group and sync flag).
-public let kSecClassGenericPassword: CFString = SecKey.genericPassword
+public let kSecClassGenericPassword: CFString = RawKey.genericPassword
 /// Internet password items: primary key server, protocol, port, path, account,
 /// authentication type and security domain (with access group and sync flag).
-public let kSecClassInternetPassword: CFString = SecKey.internetPassword
+public let kSecClassInternetPassword: CFString = RawKey.internetPassword
+/// Certificates, stored as their bytes (`kSecValueData`) with Apple's certificate attributes.
+public let kSecClassCertificate: CFString = RawKey.certificateClass
+/// Keys, stored as their bytes (`kSecValueData`) with Apple's key attributes; no key generation.
+public let kSecClassKey: CFString = RawKey.keyClassItem
+/// Identities (a certificate and its private key), stored as bytes with both classes' attributes.
+public let kSecClassIdentity: CFString = RawKey.identityClass
 
 // MARK: Attributes
 
-public let kSecAttrService: CFString = SecKey.service
-public let kSecAttrAccount: CFString = SecKey.account
+public let kSecAttrService: CFString = RawKey.service
+public let kSecAttrAccount: CFString = RawKey.account
 /// The access group of an item; see ``Keychain`` for the rules.
-public let kSecAttrAccessGroup: CFString = SecKey.accessGroup
+public let kSecAttrAccessGroup: CFString = RawKey.accessGroup
 /// When an item can be read; the default is `kSecAttrAccessibleWhenUnlocked`.
-public let kSecAttrAccessible: CFString = SecKey.accessible
+public let kSecAttrAccessible: CFString = RawKey.accessible
 /// Whether an item syncs through iCloud Keychain (Bool; in queries also `kSecAttrSynchronizableAny`).
-public let kSecAttrSynchronizable: CFString = SecKey.synchronizable
+public let kSecAttrSynchronizable: CFString = RawKey.synchronizable
 /// Matches synchronizable and non-synchronizable items alike (queries, updates, deletes).
-public let kSecAttrSynchronizableAny: CFString = SecKey.synchronizableAny
-public let kSecAttrLabel: CFString = SecKey.label
-public let kSecAttrDescription: CFString = SecKey.description
-public let kSecAttrComment: CFString = SecKey.comment
-public let kSecAttrGeneric: CFString = SecKey.generic
-public let kSecAttrCreator: CFString = SecKey.creator
-public let kSecAttrType: CFString = SecKey.type
-public let kSecAttrIsInvisible: CFString = SecKey.isInvisible
-public let kSecAttrIsNegative: CFString = SecKey.isNegative
-public let kSecAttrCreationDate: CFString = SecKey.creationDate
-public let kSecAttrModificationDate: CFString = SecKey.modificationDate
-public let kSecAttrServer: CFString = SecKey.server
-public let kSecAttrProtocol: CFString = SecKey.protocol
-public let kSecAttrPort: CFString = SecKey.port
-public let kSecAttrPath: CFString = SecKey.path
-public let kSecAttrAuthenticationType: CFString = SecKey.authenticationType
-public let kSecAttrSecurityDomain: CFString = SecKey.securityDomain
+public let kSecAttrSynchronizableAny: CFString = RawKey.synchronizableAny
+public let kSecAttrLabel: CFString = RawKey.label
+public let kSecAttrDescription: CFString = RawKey.description
+public let kSecAttrComment: CFString = RawKey.comment
+public let kSecAttrGeneric: CFString = RawKey.generic
+public let kSecAttrCreator: CFString = RawKey.creator
+public let kSecAttrType: CFString = RawKey.type
+public let kSecAttrIsInvisible: CFString = RawKey.isInvisible
+public let kSecAttrIsNegative: CFString = RawKey.isNegative
+public let kSecAttrCreationDate: CFString = RawKey.creationDate
+public let kSecAttrModificationDate: CFString = RawKey.modificationDate
+public let kSecAttrServer: CFString = RawKey.server
+public let kSecAttrProtocol: CFString = RawKey.protocol
+public let kSecAttrPort: CFString = RawKey.port
+public let kSecAttrPath: CFString = RawKey.path
+public let kSecAttrAuthenticationType: CFString = RawKey.authenticationType
+public let kSecAttrSecurityDomain: CFString = RawKey.securityDomain
 
 // MARK: Accessibility values
 
@@ -90,19 +123,19 @@ public let kSecAttrAuthenticationTypeHTMLForm: CFString = "form"
 
 // MARK: Values, results, search
 
-public let kSecValueData: CFString = SecKey.valueData
-public let kSecValueRef: CFString = SecKey.valueRef
-public let kSecValuePersistentRef: CFString = SecKey.valuePersistentRef
-public let kSecReturnData: CFString = SecKey.returnData
-public let kSecReturnAttributes: CFString = SecKey.returnAttributes
-public let kSecReturnRef: CFString = SecKey.returnRef
-public let kSecReturnPersistentRef: CFString = SecKey.returnPersistentRef
+public let kSecValueData: CFString = RawKey.valueData
+public let kSecValueRef: CFString = RawKey.valueRef
+public let kSecValuePersistentRef: CFString = RawKey.valuePersistentRef
+public let kSecReturnData: CFString = RawKey.returnData
+public let kSecReturnAttributes: CFString = RawKey.returnAttributes
+public let kSecReturnRef: CFString = RawKey.returnRef
+public let kSecReturnPersistentRef: CFString = RawKey.returnPersistentRef
 /// One match (the default for `SecItemCopyMatching`), all of them, or a number.
-public let kSecMatchLimit: CFString = SecKey.matchLimit
-public let kSecMatchLimitOne: CFString = SecKey.matchLimitOne
-public let kSecMatchLimitAll: CFString = SecKey.matchLimitAll
+public let kSecMatchLimit: CFString = RawKey.matchLimit
+public let kSecMatchLimitOne: CFString = RawKey.matchLimitOne
+public let kSecMatchLimitAll: CFString = RawKey.matchLimitAll
 /// macOS: route the call to the data protection keychain, where access groups apply.
-public let kSecUseDataProtectionKeychain: CFString = SecKey.useDataProtectionKeychain
+public let kSecUseDataProtectionKeychain: CFString = RawKey.useDataProtectionKeychain
 
 // MARK: Status codes (SecBase.h values)
 
@@ -120,7 +153,8 @@ public let errSecInteractionNotAllowed: OSStatus = SecStatus.interactionNotAllow
 public let errSecDecode: OSStatus = SecStatus.decode
 public let errSecMissingEntitlement: OSStatus = SecStatus.missingEntitlement
 
-/// Apple's message for a status code, nil for a code this emulator never returns.
+/// Apple's message for a status code (its text for every status this emulator
+/// returns), nil for a code it never returns.
 /// The reason behind a particular failure (which group, which key) is written to
 /// standard error when it happens, and thrown by ``Keychain``'s methods.
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
