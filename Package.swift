@@ -7,6 +7,9 @@ import PackageDescription
 // use the `package` primitives AppGroupContainer offers them instead.
 let package = Package(
     name: "AppGroupContainer",
+    // Linux needs no entry. On macOS (expected to build, not tested here; see
+    // README, "Requirements") the code needs Swift concurrency and URL APIs of macOS 13.
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "AppGroupContainer", targets: ["AppGroupContainer"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),

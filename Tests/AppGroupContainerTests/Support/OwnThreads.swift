@@ -7,11 +7,15 @@ import Foundation
 /// so the holder could not resume and its waiters would time out through no fault
 /// of the coordinator.
 func onOwnThreads<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-    try await withTaskExecutorPreference(OwnThreadsExecutor.shared, operation: body)
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        return try await withTaskExecutorPreference(OwnThreadsExecutor.shared, operation: body)
+    }
+    return try await body() // task executors need a newer Apple runtime; Linux always has them
 }
 
 /// A task executor whose jobs run on a concurrent dispatch queue (threads the
 /// cooperative pool does not share).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class OwnThreadsExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = OwnThreadsExecutor()
     private let queue = DispatchQueue(label: "tests.own-threads", attributes: .concurrent)
