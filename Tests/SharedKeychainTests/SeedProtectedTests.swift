@@ -15,7 +15,7 @@ struct SeedProtectedTests {
     func keyGenerationFailsCleanly() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        asProcess(box.keychain(Targets.app)) {
+        _ = asProcess(box.keychain(Targets.app)) {
             #expect(performing: { try generatePrivateKey() }, throws: { ($0 as NSError).code == Int(errSecUnimplemented) })
         }
         #expect(try box.device.itemCount() == 0)

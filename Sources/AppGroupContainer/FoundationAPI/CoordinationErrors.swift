@@ -18,7 +18,8 @@ enum CoordinationErrors {
     /// The package's error for `url`, as the Cocoa error Apple uses for that cause
     /// (reading codes for a read, writing codes for a write).
     static func cocoa(_ error: Error, url: URL, writing: Bool) -> NSError {
-        if let error = error as? NSError, error.domain == NSCocoaErrorDomain { return error }
+        let bridged = error as NSError
+        if bridged.domain == NSCocoaErrorDomain { return bridged }
         let code: Int
         switch error as? AppGroupError {
         case .unsafePath?:
