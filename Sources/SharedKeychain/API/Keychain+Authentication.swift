@@ -13,8 +13,12 @@ extension Keychain {
     /// - Otherwise one authentication covers every matched item; -128 or -25293 when it fails.
     func authorize(_ query: ParsedQuery, _ items: [StoredItem], engine: KeychainEngine, operation: Operation) throws -> [StoredItem] {
         guard operation == .update || query.returnData else { return items }
-        let current = engine.biometry.enrollmentGeneration
-        var kept = items.filter { !($0.accessPolicy?.isInvalidated(currentEnrollment: current) ?? false) }
+        // The sensor is read only when a matched item is protected.
+        let current = items.contains { $0.accessPolicy != nil } ? try engine.sensor().enrollmentGeneration : nil
+        var kept = items.filter { item in
+            guard let policy = item.accessPolicy, let current else { return true }
+            return !policy.isInvalidated(currentEnrollment: current)
+        }
         if kept.isEmpty {
             throw KeychainError.itemNotFound(query: query.summary + " (the matching item is protected by .biometryCurrentSet and the enrolled biometry changed since it was added, which invalidated it; delete it and add it again)")
         }

@@ -156,7 +156,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
 
     func makeEngine() throws -> KeychainEngine {
         KeychainEngine(groups: AccessGroups(identity: identity, behavior: behavior), state: try device.state(), now: Date(),
-                       biometry: try device.biometry())
+                       sensor: { [device] in try device.biometry() })
     }
 
     func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {

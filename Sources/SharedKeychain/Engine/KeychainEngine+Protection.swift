@@ -3,6 +3,7 @@
 extension KeychainEngine {
     func boundAccessPolicy(_ query: ParsedQuery) throws -> AccessPolicy? {
         guard var policy = query.accessPolicy else { return nil }
+        let biometry = try sensor()
         if policy.constraints.contains(.biometryCurrentSet) { policy.boundEnrollment = biometry.enrollmentGeneration }
         // What the user could prove today (a lockout passes; it ends with the passcode).
         let biometryUsable = biometry.kind != .none && biometry.isEnrolled && state.isPasscodeSet

@@ -7,8 +7,10 @@ struct KeychainEngine {
     let groups: AccessGroups
     let state: DeviceState
     let now: Date
-    /// The simulated sensor, for protected items (KeychainEngine+Protection.swift).
-    var biometry = SimulatedBiometry.enrolledFaceID
+    /// Reads the simulated sensor, for protected items only (KeychainEngine+Protection.swift,
+    /// Keychain+Authentication.swift): a call that touches no protected item never reads
+    /// the sensor's file, so it costs nothing and a damaged sensor cannot fail it.
+    var sensor: () throws -> SimulatedBiometry = { .enrolledFaceID }
 
     // MARK: Add
 

@@ -3,22 +3,6 @@ import Foundation
 // The keys and codes of protected items: access control, the authentication
 // context and whether a call may prompt.
 
-extension SecStatus {
-    /// `errSecAuthFailed`: authentication failed (a failed match, a lockout, no enrolment).
-    static let authFailed: Int32 = -25293
-
-    /// Apple's wording for the statuses only protected items return.
-    static func authenticationMessage(_ status: Int32) -> String? {
-        status == authFailed ? "The user name or passphrase you entered is not correct." : nil
-    }
-}
-
-extension RawKey {
-    static let useAuthenticationUIAllow = "u_AuthUIA"
-    static let useAuthenticationUIFail = "u_AuthUIF"
-    static let useAuthenticationUISkip = "u_AuthUIS"
-}
-
 #if !canImport(Darwin)
 /// An item's access control: a `SecAccessControl` from `SecAccessControlCreateWithFlags`.
 /// Add only; it replaces `kSecAttrAccessible` (giving both is errSecParam).

@@ -78,6 +78,9 @@ enum RawKey {
     static let useDataProtectionKeychain = "nleg"
     static let useAuthenticationContext = "u_AuthCtx"
     static let useAuthenticationUI = "u_AuthUI"
+    static let useAuthenticationUIAllow = "u_AuthUIA"
+    static let useAuthenticationUIFail = "u_AuthUIF"
+    static let useAuthenticationUISkip = "u_AuthUIS"
 
     /// Human names for messages: "kSecAttrAccount" reads better than "acct".
     static let names: [String: String] = [

@@ -9,6 +9,7 @@ enum SecStatus {
     static let param: Int32 = -50
     static let userCanceled: Int32 = -128
     static let notAvailable: Int32 = -25291
+    static let authFailed: Int32 = -25293
     static let invalidKeychain: Int32 = -25295
     static let duplicateItem: Int32 = -25299
     static let itemNotFound: Int32 = -25300
@@ -26,6 +27,7 @@ enum SecStatus {
         case param: return "One or more parameters passed to a function were not valid."
         case userCanceled: return "User canceled the operation."
         case notAvailable: return "No keychain is available. You may need to restart your computer."
+        case authFailed: return "The user name or passphrase you entered is not correct."
         case invalidKeychain: return "The specified keychain is not a valid keychain file."
         case duplicateItem: return "The specified item already exists in the keychain."
         case itemNotFound: return "The specified item could not be found in the keychain."
@@ -33,7 +35,7 @@ enum SecStatus {
         case interactionNotAllowed: return "User interaction is not allowed."
         case decode: return "Unable to decode the provided data."
         case missingEntitlement: return "A required entitlement isn't present."
-        default: return authenticationMessage(status)
+        default: return nil
         }
     }
 }
