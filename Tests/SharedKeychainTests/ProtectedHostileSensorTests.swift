@@ -24,6 +24,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: box.device.biometryURL.path))
     }
 
+    /// The sensor is read only for protected items: a damaged sensor file fails
+    /// those (above) and nothing else, and a call on unprotected items never reads it.
+    @Test func aDamagedSensorFileFailsNoCallOnUnprotectedItems() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let app = box.keychain(Targets.app)
+        try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
+        try Data("bplist00 damaged".utf8).write(to: box.device.biometryURL)
+        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: Protected.service,
+                                   kSecAttrAccount as String: "plain", kSecValueData as String: Data("v".utf8)]
+        #expect(throws: Never.self) { try app.add(item) }
+        let read: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "plain",
+                                   kSecReturnData as String: true]
+        #expect(try app.copyMatching(read) as? Data == Data("v".utf8))
+        #expect(Protected.add(app, "alice", .biometryAny) == errSecInvalidKeychain)
+    }
+
     @Test func extremeCountersNeitherOverflowNorUnlock() throws {
         let box = try Sandbox()
         defer { box.remove() }
