@@ -1,8 +1,9 @@
 import AppGroupContainer
 import Foundation
 
-/// Loading and saving a keychain file (or a device-state file): XML property
-/// lists, 0600, replaced atomically under a ``FileCoordinator`` write lock, so that
+/// Loading and saving a keychain file (or a small device file: its state, its
+/// biometric sensor): binary property lists (XML ones of earlier versions still
+/// load), 0600, replaced atomically under a ``FileCoordinator`` write lock, so that
 /// app and extension processes never lose each other's changes. Reads take no lock:
 /// an atomic rename means a reader sees the old file or the new one, and the
 /// decoded content is cached by file identity (one lstat).
@@ -81,12 +82,12 @@ enum KeychainFile {
         return content
     }
 
-    /// Reads a small Codable file (the device state), nil when absent.
+    /// Reads a small Codable file (the device state, the biometric sensor), nil when absent.
     static func loadValue<T: Decodable>(_ type: T.Type, from url: URL) throws -> T? {
         try mapErrors(url) {
             guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()),
                   let (data, _) = try directory.read(url.lastPathComponent, limit: valueReadLimit) else { return nil }
-            return try decode(T.self, from: data, url: url, kind: "device-state")
+            return try decode(T.self, from: data, url: url, kind: String(describing: T.self))
         }
     }
 
