@@ -119,7 +119,7 @@ public final class SimulatedDevice: Sendable {
 
     /// The environment that makes a child process `target` on this device: the
     /// parent's environment, then the target's identity
-    /// (``AppGroupContainer/Entitlements/environment``) and `APP_GROUP_CONTAINERS_ROOT`,
+    /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
         environment(identity: target?.entitlements, extra: extra)

@@ -14,7 +14,7 @@ extension ShareInbox {
     /// Once the handler returned, the item is never delivered again: its claim is
     /// renamed `<sequence>.delivered` before it is removed. An item that cannot be
     /// read, or that cannot be removed after delivery, is moved to `Quarantine/`
-    /// with a warning (``Diagnostics``); one that cannot be claimed is skipped with
+    /// with a warning (`Diagnostics`); one that cannot be claimed is skipped with
     /// a warning. None of them stops the items behind it.
     ///
     /// The drain streams: it keeps one item in memory at a time and never lists
@@ -65,7 +65,7 @@ extension ShareInbox {
     }
 
     /// Removes the session directory and, once it is gone, the session's lock file
-    /// (the exception README's share-flow section explains). A directory that
+    /// (the exception <doc:TheShareInbox> explains). A directory that
     /// cannot go (a put-back failed) keeps its lock file for the next drain.
     private func closeSession(_ sessionDirectory: URL) {
         if (try? FileOperations.removeDirectory(sessionDirectory.path)) != nil {

@@ -5,7 +5,7 @@ extension ShareInbox {
     /// Adds `item` to the inbox, copying its attachments, and returns its sequence
     /// number. When this returns, the item is complete on disk and will be
     /// delivered exactly once; when it throws, nothing was published, except after
-    /// ``AppGroupError/notDurable(path:operation:errno:)``: the item is published
+    /// `AppGroupError.notDurable(path:operation:errno:)`: the item is published
     /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
     ///
     /// The item is written into a private staging directory (record and
@@ -13,7 +13,7 @@ extension ShareInbox {
     /// - Throws: ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad field
     ///   or attachment name; ``ShareInboxError/unsafePath(path:problem:)`` for an
     ///   attachment path that is relative, a symbolic link, or outside what the
-    ///   caller may read; ``AppGroupError/notARegularFile(path:kind:)`` for an
+    ///   caller may read; `AppGroupError.notARegularFile(path:kind:)` for an
     ///   attachment that is a directory, a FIFO...;
     ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for an attachment over
     ///   ``attachmentByteLimit``; ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)``;

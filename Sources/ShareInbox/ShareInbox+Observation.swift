@@ -6,7 +6,7 @@ extension ShareInbox {
     /// leave the inbox, in any process. The signal carries nothing: drain to learn
     /// what arrived. Signals may coalesce, and a drain's own claims trigger one too,
     /// so a handler that drains is always safe. Keep the returned watcher alive;
-    /// ``DirectoryWatcher/cancel()`` stops it.
+    /// `DirectoryWatcher.cancel()` stops it.
     public func observe(_ handler: @escaping @Sendable () -> Void) throws -> DirectoryWatcher {
         try DirectoryWatcher(directory: itemsDirectory) { _ in handler() }
     }

@@ -11,7 +11,7 @@ extension ShareInbox {
     /// out, and items a drain holds (its own, running or died and not yet put back)
     /// are not listed. The attachment URLs point into the inbox and stay valid only
     /// until the item is drained. An item whose record cannot be read is left out
-    /// with a warning through ``Diagnostics/handler``; it stays in place, and the next
+    /// with a warning through `Diagnostics.handler`; it stays in place, and the next
     /// drain moves it to `Quarantine/`.
     /// - Throws: file-system errors reading `Items/`.
     public func pendingItems() throws -> [ReceivedItem] {

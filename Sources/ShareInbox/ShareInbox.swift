@@ -59,7 +59,7 @@ import Foundation
 /// Durability: with `durable` (the default) an enqueue without attachments costs
 /// two fsyncs (the item file, then `Items/` after the publishing link); with
 /// attachments, one per file plus the record, the item directory and `Items/`.
-/// Removals after delivery are fsynced in batches (``removalSyncInterval``): a
+/// Removals after delivery are fsynced in batches (`removalSyncInterval`): a
 /// process crash loses none, a power loss may bring back a few handled items
 /// (delivered again, never lost). The sequence file itself is
 /// written without fsync and stamped with the kernel's boot id: after a reboot
@@ -98,8 +98,8 @@ public struct ShareInbox: Sendable {
 
     /// Opens (creating on first use) the inbox `name` in the container of
     /// `groupIdentifier`, as the resolver's identity.
-    /// - Throws: ``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)``
-    ///   (nothing is written then), ``AppGroupError/invalidGroupIdentifier(_:rule:)``,
+    /// - Throws: `AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)`
+    ///   (nothing is written then), `AppGroupError.invalidGroupIdentifier(_:rule:)`,
     ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad `name`,
     ///   file-system errors.
     public init(groupIdentifier: String, resolver: ContainerResolver, name: String = defaultName,

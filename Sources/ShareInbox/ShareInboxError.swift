@@ -2,9 +2,9 @@ import AppGroupContainer
 import Foundation
 
 /// The errors a ``ShareInbox`` raises itself. What the container below raises
-/// (``AppGroupError/notEntitled(group:bundleIdentifier:heldGroups:)``, a failed
-/// system call, ``AppGroupError/notDurable(path:operation:errno:)``...) comes
-/// through as that ``AppGroupError``.
+/// (`AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)`, a failed
+/// system call, `AppGroupError.notDurable(path:operation:errno:)`...) comes
+/// through as that `AppGroupError`.
 public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
     /// names the part (`title`, `attachments[0].name`, `inbox name`...).

@@ -19,9 +19,9 @@ import Foundation
 /// effective user. One owned by another user is refused with
 /// ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``, naming the path,
 /// owner and mode; one of the process's own that group or others may write is
-/// repaired (chmod 0700) and reported through ``Diagnostics/warn(_:)``.
+/// repaired (chmod 0700) and reported through `Diagnostics.warn(_:)`.
 ///
-/// Resolving a container registers its root (``ContainerRoots``), so that every
+/// Resolving a container registers its root (`ContainerRoots`), so that every
 /// later save in it (``AtomicFile``, the coordinator's lock files) refuses a
 /// symbolic link planted at any directory between the root and the file.
 public struct ContainerResolver: Sendable {

@@ -4,13 +4,13 @@ import Foundation
 ///
 /// A save writes a temporary file in the same directory
 /// (`.<name>.tmp-<pid>-<random>`, O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600; the
-/// prefix shortened by ``FileNames`` when the name would pass 255 bytes), fsyncs
+/// prefix shortened by `FileNames` when the name would pass 255 bytes), fsyncs
 /// it, renames it over the target and fsyncs the directory. A reader therefore
 /// sees the old file or the new one, never a torn or empty one. A save that fails
 /// leaves the old content and removes its temporary file.
 ///
 /// Every save, read and removal works relative to the file's directory opened
-/// through ``ContainedDirectory``: below a container root no symbolic link is
+/// through `ContainedDirectory`: below a container root no symbolic link is
 /// followed, checked at each call, so a link planted after a suite was opened is
 /// refused with ``AppGroupError/unsafePath(path:problem:)`` and nothing is written
 /// outside the root.

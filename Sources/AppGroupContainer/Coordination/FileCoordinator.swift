@@ -4,8 +4,8 @@ import Foundation
 /// spirit of `NSFileCoordinator` (which Linux's Foundation lacks).
 ///
 /// Readers share, writers exclude, across threads, tasks and processes alike: each
-/// coordination takes an advisory lock on the item's lock file (see ``FileLock``
-/// and README, "Locking protocol"). Keep accessors short: the lock is held for the
+/// coordination takes an advisory lock on the item's lock file (see `FileLock`
+/// and <doc:LockingProtocol>). Keep accessors short: the lock is held for the
 /// whole accessor, and a process suspended while holding it (iOS's 0xdead10cc) stalls
 /// its peers. A ``timeout`` turns an endless wait into
 /// ``AppGroupError/coordinationTimedOut(path:lockFile:seconds:)``.
@@ -119,7 +119,7 @@ public struct FileCoordinator: Sendable {
     }
 
     /// The lock file that guards `item` (`<dir>/.<name>.lock`, shortened by
-    /// ``FileNames/lockName(for:)`` past 255 bytes): what another program locks to
+    /// `FileNames.lockName(for:)` past 255 bytes): what another program locks to
     /// take part in the protocol.
     public static func lockFileURL(for item: URL) throws -> URL {
         URL(fileURLWithPath: try Self.item(item, resolvingLinks: false).lockPath)

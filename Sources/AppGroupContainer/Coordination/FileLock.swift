@@ -3,7 +3,7 @@ import Foundation
 
 /// A whole-file advisory lock on a lock file, owned by one open file description.
 ///
-/// The protocol every participant follows (README, "Locking protocol"):
+/// The protocol every participant follows (<doc:LockingProtocol>):
 /// - the lock file of an item at `<dir>/<name>` is `<dir>/.<name>.lock` (shortened
 ///   by ``FileNames/lockName(for:)`` past 255 bytes), created 0600 with O_NOFOLLOW
 ///   and never deleted;

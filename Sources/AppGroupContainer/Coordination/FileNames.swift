@@ -4,7 +4,7 @@
 /// A valid group identifier may be 255 bytes, so `<group>.plist`, its lock file
 /// `.<group>.plist.lock` and its temporaries would not fit. Such a name is
 /// shortened by one fixed rule, so that every process, in any language, derives
-/// the same name (README, "Locking protocol", step 1):
+/// the same name (<doc:LockingProtocol>, section 1):
 ///
 /// a derived name N (UTF-8) longer than the limit becomes
 /// `P + "~" + H + S`, where S is N's fixed suffix (`.lock`, `.plist`, `.tmp-`),

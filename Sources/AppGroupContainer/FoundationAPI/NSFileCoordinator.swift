@@ -3,7 +3,7 @@ import Foundation
 
 /// Coordinates reading and writing of files between objects of this process and
 /// other processes, as Apple's `NSFileCoordinator`, on the package's locking
-/// protocol (see ``FileCoordinator``; README, "NSFileCoordinator on Linux").
+/// protocol (see ``FileCoordinator`` and <doc:NSFileCoordinatorOnLinux>).
 ///
 /// Readers share, writers exclude, across threads and processes: an accessor runs
 /// while the item's lock is held. Presenters registered with

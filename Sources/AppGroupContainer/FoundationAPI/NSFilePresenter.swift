@@ -10,7 +10,7 @@ import Foundation
 /// Apple does when a presenter lacks them, so a class declares only those it needs.
 /// Every message arrives on ``presentedItemOperationQueue``.
 ///
-/// What reaches a presenter on Linux (README, "NSFileCoordinator on Linux"):
+/// What reaches a presenter on Linux (<doc:NSFileCoordinatorOnLinux>):
 /// before a coordinated read or write by another coordinator in this process, the
 /// save, relinquish and deletion requests; after a coordinated write or a
 /// reported move, in this process or another, the change and move notices

@@ -9,7 +9,7 @@
 /// component: no separator, no `.`/`..`, no control character, at most 255 bytes.
 /// So no identifier, however crafted, resolves outside the container root. Names
 /// derived from a long identifier (`<group>.plist`, its lock file and temporaries)
-/// are shortened to fit 255 bytes by ``FileNames/fitted(_:keepingSuffix:limit:)``.
+/// are shortened to fit 255 bytes by `FileNames.fitted(_:keepingSuffix:limit:)`.
 public struct GroupIdentifier: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The identifier as written, for example `group.ai.systenics.notes`.
     public let rawValue: String
