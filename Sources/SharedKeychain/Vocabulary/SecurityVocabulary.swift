@@ -164,7 +164,7 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 // MARK: The four functions
 
 /// Adds an item to the keychain of the calling process's identity (see
-/// ``Keychain/current``). `result`, when given and the attributes ask for it
+/// ``Keychain/current()``). `result`, when given and the attributes ask for it
 /// (`kSecReturnData`, `kSecReturnAttributes`), receives the new item.
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
