@@ -10,7 +10,11 @@ extension SharedDefaults {
     /// coalesce into one call, but the latest value always arrives. A change that
     /// leaves the value equal (another key changed, the same value written again)
     /// calls nothing. An idle observation uses no CPU.
-    /// - Parameter initial: also call `handler` at once with the current value.
+    /// - Parameters:
+    ///   - defaultName: the key observed.
+    ///   - initial: also call `handler` at once with the current value.
+    ///   - handler: called with each new value (nil when the key is removed and no
+    ///     default is registered).
     /// - Returns: the observation; calls stop when it is cancelled or released.
     /// - Throws: ``SharedDefaultsError/fileSystem(path:reason:)`` when the Preferences
     ///   directory cannot be watched (the inotify limit reached, for instance).

@@ -82,7 +82,9 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// The strict form of ``init(suiteName:)``, for tests that want the failure:
     /// throws where iOS would quietly give a private suite (the identity lacks the
     /// group) and where ``init(suiteName:)`` returns nil.
-    /// - Parameter resolver: the identity and root; nil: `ContainerResolver.current()`.
+    /// - Parameters:
+    ///   - suitename: as for ``init(suiteName:)``.
+    ///   - resolver: the identity and root; nil: `ContainerResolver.current()`.
     /// - Throws: ``SharedDefaultsError/suiteUnavailable(suite:reason:)`` naming the
     ///   group, the groups held and the fix; ``SharedDefaultsError/invalidSuiteName(_:problem:)``.
     public convenience init(requiringSuiteName suitename: String?, resolver: ContainerResolver? = nil) throws {
@@ -170,7 +172,7 @@ open class UserDefaults: NSObject, @unchecked Sendable {
         change("set(_:forKey: \"\(defaultName)\")") { try $0.save(value, forKey: defaultName) }
     }
 
-    /// The same as `set(_:forKey:)`: `NSUserDefaults` answers key-value coding
+    /// The same as ``set(_:forKey:)-(Any?,_)``: `NSUserDefaults` answers key-value coding
     /// with its defaults; nil removes the key.
     open func setValue(_ value: Any?, forKey key: String) { set(value, forKey: key) }
 

@@ -8,11 +8,11 @@ import Foundation
 /// - the Security vocabulary: `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate`,
 ///   `SecItemDelete` with `kSec...` keys, returning `OSStatus` (on Linux; they use
 ///   ``current()``), and the same dictionaries through ``add(_:)``,
-///   ``copyMatching(_:)``, ``update(_:with:)`` and `delete(_:)`, which throw a
+///   ``copyMatching(_:)``, ``update(_:with:)`` and ``delete(_:)->Int``, which throw a
 ///   ``KeychainError`` carrying the status and the reason;
 /// - a typed layer: ``GenericPassword`` and ``InternetPassword`` keys with
 ///   ``add(_:for:accessibility:)``, ``read(_:)``, ``save(_:for:accessibility:)``,
-///   `delete(_:)` and ``move(_:toAccessGroup:accessibility:)``.
+///   ``delete(_:)->Bool`` and ``move(_:toAccessGroup:accessibility:)``.
 ///
 /// Every call reads the device's file (cached by file identity); every change is a
 /// read-modify-write under the device's write lock, saved atomically, so processes

@@ -8,8 +8,9 @@ import Foundation
 /// outlive its "uninstall" (removing its containers), as on iOS:
 ///
 ///     <root>/Keychains/                        0700
-///         <name>.keychain-db                   the items (XML plist), 0600
+///         <name>.keychain-db                   the items (binary plist), 0600
 ///         <name>.device-state.plist            locked, unlocked since boot, passcode
+///         <name>.biometry.plist                the simulated biometric sensor
 ///         .<name>.keychain-db.lock             lock files (see the locking protocol)
 ///
 /// `Keychains` cannot collide with a container: a group identifier starts with
