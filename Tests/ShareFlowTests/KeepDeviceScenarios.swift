@@ -22,6 +22,7 @@ enum KeepDeviceScenario {
     }
 }
 
+#if compiler(>=6.2) // the trait needs Swift Testing's issue handling (6.2)
 @Suite(.simulatedDevices) struct KeepDeviceSwiftTestingScenario {
     /// A plain `#expect` failure (nothing thrown): only the trait can see it.
     @Test(.enabled(if: KeepDeviceScenario.current == "fail" || KeepDeviceScenario.current == "pass"))
@@ -32,6 +33,8 @@ enum KeepDeviceScenario {
         #expect(KeepDeviceScenario.current == "pass", "this scenario fails on purpose")
     }
 }
+
+#endif
 
 /// Without the trait: a body that throws is what the device sees.
 @Suite struct KeepDeviceWithoutTraitScenario {

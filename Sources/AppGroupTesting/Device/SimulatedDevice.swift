@@ -45,14 +45,14 @@ public final class SimulatedDevice: Sendable {
 
     /// Makes a fresh, empty device under the system's temporary directory.
     ///
-    /// Made inside a test that carries the ``Testing/Trait/simulatedDevices``
+    /// Made inside a test that carries the `.simulatedDevices` (``SimulatedDevicesTrait``)
     /// trait (Swift Testing) or by `XCTestCase.makeSimulatedDevice()`, the device
     /// stays until the test ends, and then follows the test's verdict.
     /// - Parameters:
     ///   - name: a prefix for the directory name, to recognise it.
     ///   - keepPolicy: what ``remove()`` does; nil reads `APPGROUP_KEEP_DEVICE`.
     /// - Throws: ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
-    ///   value; ``AppGroupContainer/AppGroupError`` when the directory cannot be made.
+    ///   value; `AppGroupError` when the directory cannot be made.
     public init(name: String = "SimulatedDevice", keepPolicy: KeepPolicy? = nil) throws {
         self.keepPolicy = try keepPolicy ?? KeepPolicy()
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
@@ -140,7 +140,7 @@ public final class SimulatedDevice: Sendable {
 
     /// The environment that makes a child process `target` on this device: the
     /// parent's environment, then the target's identity
-    /// (``AppGroupContainer/Entitlements/environment``) and `APP_GROUP_CONTAINERS_ROOT`,
+    /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
         environment(identity: target?.entitlements, extra: extra)

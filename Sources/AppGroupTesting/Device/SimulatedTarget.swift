@@ -28,7 +28,7 @@ public struct SimulatedTarget: Sendable, Hashable {
     }
 
     /// A target built in code.
-    /// - Throws: ``AppGroupError`` for an invalid Team ID, bundle id or group.
+    /// - Throws: `AppGroupError` for an invalid Team ID, bundle id or group.
     public init(name: String, kind: Kind, teamIdentifier: String, bundleIdentifier: String,
                 applicationGroups: [String] = [], keychainAccessGroups: [String] = []) throws {
         self.init(name: name, kind: kind,
@@ -37,7 +37,7 @@ public struct SimulatedTarget: Sendable, Hashable {
     }
 
     /// A target whose identity comes from an Xcode `.entitlements` file.
-    /// - Throws: ``AppGroupError/invalidEntitlements(source:key:problem:)`` naming the file.
+    /// - Throws: `AppGroupError.invalidEntitlements(source:key:problem:)` naming the file.
     public init(name: String, kind: Kind, entitlementsFile: URL, teamIdentifier: String, bundleIdentifier: String) throws {
         self.init(name: name, kind: kind,
                   entitlements: try Entitlements(contentsOf: entitlementsFile, teamIdentifier: teamIdentifier,
@@ -60,7 +60,7 @@ extension SimulatedTarget {
     /// try notes.app.run(on: device) { #expect(try loadDrafts() == [shared]) }
     /// ```
     ///
-    /// The model (``IdentityScope``): the binding is process-wide, so only one target
+    /// The model (`IdentityScope`): the binding is process-wide, so only one target
     /// runs at a time; a run on another task or thread waits for the current one to
     /// end (concurrent tests serialise rather than see each other's identity). A run
     /// nested on the same task replaces the outer target until it ends. Work still

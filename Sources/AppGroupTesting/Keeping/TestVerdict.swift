@@ -1,7 +1,7 @@
 import Foundation
 
 /// The verdict of one running test, which the devices made during it wait for
-/// before they are kept or removed. Swift Testing's ``Testing/Trait/simulatedDevices``
+/// before they are kept or removed. Swift Testing's `.simulatedDevices` (``SimulatedDevicesTrait``)
 /// trait and XCTest's `makeSimulatedDevice()` make one; without either, a device
 /// judges by what it saw itself (``SimulatedDevice/hasFailed``).
 final class TestVerdict: @unchecked Sendable {
