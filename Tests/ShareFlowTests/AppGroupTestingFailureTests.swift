@@ -99,3 +99,71 @@ import Testing
         }
     }
 }
+
+/// What an outsider would try: odd device names, re-entrant and repeated endings,
+/// a cancelled wait, a flood of output.
+@Suite struct AppGroupTestingHostileTests {
+    @Test(arguments: ["", "../../escape", "a/b", "nul\0byte", String(repeating: "n", count: 201)])
+    func aNameThatIsNotOneShortFileNameIsATypedError(name: String) throws {
+        let error = #expect(throws: InvalidDeviceName.self) { try SimulatedDevice(name: name) }
+        #expect(error?.name == name && error?.description.contains("pass a short name") == true)
+        let escaped = FileManager.default.temporaryDirectory.deletingLastPathComponent().appendingPathComponent("escape")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: escaped.deletingLastPathComponent().path)
+            .allSatisfy { !$0.hasPrefix("escape-") }, "a device was made outside the temporary directory")
+    }
+
+    @Test func oddButValidNamesWork() throws {
+        for name in ["..", "with space", "caf\u{E9}", "-", String(repeating: "n", count: 200)] {
+            try SimulatedDevice.with(name: name) { device in
+                #expect(device.directory.deletingLastPathComponent().path == FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path)
+                #expect(device.directory.lastPathComponent.hasPrefix(name + "-"))
+            }
+        }
+    }
+
+    @Test func endingADeviceTwiceOrInsideAnotherIsHarmless() throws {
+        var inner: URL?
+        try SimulatedDevice.with { outer in
+            try SimulatedDevice.with { device in
+                inner = device.directory
+                device.remove()
+                device.remove()
+                #expect(!FileManager.default.fileExists(atPath: device.directory.path))
+            }
+            #expect(FileManager.default.fileExists(atPath: outer.root.path))
+        }
+        #expect(inner.map { !FileManager.default.fileExists(atPath: $0.path) } == true)
+        // A kept device stays kept when ended again (deinit included).
+        var kept: SimulatedDevice? = try SimulatedDevice(keepPolicy: .always)
+        let directory = try #require(kept?.directory)
+        kept?.remove()
+        kept = nil
+        #expect(FileManager.default.fileExists(atPath: directory.path))
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aCancelledWaitReturnsAtOnce() async throws {
+        let process = try LaunchedProcess(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["600"],
+                                          environment: ProcessInfo.processInfo.environment)
+        defer { process.kill() }
+        // Without cancellation these would wait ten minutes, past the time limit.
+        let line = Task { await process.line("never", timeout: 600) }
+        let end = Task { await process.outcome(timeout: 600) }
+        line.cancel()
+        #expect(await line.value == false)
+        end.cancel() // a cancelled wait for the end kills the process, then returns its outcome
+        let outcome = await end.value
+        #expect(outcome.signal == SIGKILL && !outcome.timedOut)
+    }
+
+    @Test func aFloodOfStandardErrorIsCutToItsLastLines() async throws {
+        let notes = try NotesExample()
+        try await SimulatedDevice.with { device in
+            let outcome = try await device.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "i=0; while [ $i -lt 5000 ]; do echo line$i >&2; i=$((i+1)); done; exit 1"],
+                                               as: notes.widget)
+            let message = try #require(#expect(throws: ProcessFailure.self) { try outcome.requireSuccess() }).description
+            #expect(message.contains("the last 20 lines of its standard error") && message.contains("line4999") && !message.contains("line4979\n"))
+            #expect(outcome.standardError.split(separator: "\n").count == 5000) // the outcome itself keeps it all
+        }
+    }
+}

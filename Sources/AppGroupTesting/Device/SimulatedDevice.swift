@@ -51,9 +51,11 @@ public final class SimulatedDevice: Sendable {
     /// - Parameters:
     ///   - name: a prefix for the directory name, to recognise it.
     ///   - keepPolicy: what ``remove()`` does; nil reads `APPGROUP_KEEP_DEVICE`.
-    /// - Throws: ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
+    /// - Throws: ``InvalidDeviceName`` for a name that is not one short file name;
+    ///   ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
     ///   value; `AppGroupError` when the directory cannot be made.
     public init(name: String = "SimulatedDevice", keepPolicy: KeepPolicy? = nil) throws {
+        if let problem = InvalidDeviceName.problem(with: name) { throw InvalidDeviceName(name: name, problem: problem) }
         self.keepPolicy = try keepPolicy ?? KeepPolicy()
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
         var bytes = Array(template.utf8CString)
