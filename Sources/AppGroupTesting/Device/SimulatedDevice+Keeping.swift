@@ -8,17 +8,17 @@ final class DeviceLife: @unchecked Sendable {
     private var _verdict: TestVerdict?
     private var ended = false
 
-    var failures: [String] { lock.withLock { _failures } }
-    func append(_ failure: String) { lock.withLock { _failures.append(failure) } }
+    var failures: [String] { locking(lock) { _failures } }
+    func append(_ failure: String) { locking(lock) { _failures.append(failure) } }
 
     var verdict: TestVerdict? {
-        get { lock.withLock { _verdict } }
-        set { lock.withLock { _verdict = newValue } }
+        get { locking(lock) { _verdict } }
+        set { locking(lock) { _verdict = newValue } }
     }
 
     /// True the first time only: the device ends once.
     func end() -> Bool {
-        lock.withLock {
+        locking(lock) {
             defer { ended = true }
             return !ended
         }
