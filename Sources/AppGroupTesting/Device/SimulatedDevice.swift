@@ -165,8 +165,13 @@ public final class SimulatedDevice: Sendable {
 
     /// Runs `executable` as `target` (nil: with no identity) and waits for it.
     /// Blocks the calling thread: in async code use ``run(_:_:as:environment:timeout:isolation:)``.
-    /// - Parameter timeout: seconds before the process is killed (SIGKILL) and
-    ///   ``ProcessOutcome/timedOut`` is set.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments.
+    ///   - target: who it runs as; nil for no identity.
+    ///   - extra: variables added to its environment, after the target's.
+    ///   - timeout: seconds before the process is killed (SIGKILL) and
+    ///     ``ProcessOutcome/timedOut`` is set.
     public func spawn(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                       environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessOutcome {
         let process = try launch(executable, arguments, as: target, environment: extra)
