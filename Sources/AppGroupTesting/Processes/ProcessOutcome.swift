@@ -17,16 +17,8 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     public let standardOutput: String
     /// Everything it wrote to standard error.
     public let standardError: String
+    /// Who ran, as what, where (outcomes are made by the internal memberwise initializer).
     let label: ProcessLabel
-
-    init(status: Int32, signal: Int32?, timedOut: Bool, standardOutput: String, standardError: String, label: ProcessLabel) {
-        self.status = status
-        self.signal = signal
-        self.timedOut = timedOut
-        self.standardOutput = standardOutput
-        self.standardError = standardError
-        self.label = label
-    }
 
     /// Exited by itself with status 0.
     public var succeeded: Bool { signal == nil && status == 0 && !timedOut }
