@@ -67,8 +67,11 @@ extension SimulatedTarget {
     /// running after `body` returns sees whatever is bound then: wait for it inside.
     /// Real processes (``SimulatedDevice/spawn(_:_:as:environment:timeout:)``) remain
     /// the way to test real concurrency between targets.
-    /// - Parameter environment: extra variables the scope shows, for example
-    ///   `APP_GROUP_KEYCHAIN_DEVICE` to choose the keychain device (default `default`).
+    /// - Parameters:
+    ///   - device: the device whose root the code sees.
+    ///   - environment: extra variables the scope shows, for example
+    ///     `APP_GROUP_KEYCHAIN_DEVICE` to choose the keychain device (default `default`).
+    ///   - body: the code to run as this target.
     public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:], _ body: () throws -> T) rethrows -> T {
         try device.scope(for: self, environment: environment).run(body)
     }
