@@ -31,19 +31,35 @@ extension AtomicFile {
         private static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
     }
 
+    /// Lets go of `value` on a background queue: a cache replaced by a re-read is
+    /// freed there (every key and value of a suite; its pin then goes to the
+    /// closing queue), not on the thread of the read that replaced it. A queue of
+    /// its own, so that memory is not held behind closes that wait for the device.
+    package static func releaseInBackground<Value: Sendable>(_ value: Value) {
+        releasing.async { withExtendedLifetime(value) {} }
+    }
+
+    private static let releasing = DispatchQueue(label: "AtomicFile.release")
+
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
     /// pin of the inode it came from. Nil when no file is there.
     package static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
-        guard let (fd, st) = try openRegular(url.path, limit: limit) else { return nil }
+        try readPinned(atPath: url.path, limit: limit)
+    }
+
+    /// ``readPinned(_:limit:)`` by path: a store that re-reads its file keeps the
+    /// path, which costs less than building it from the URL at each read.
+    package static func readPinned(atPath path: String, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
+        guard let (fd, st) = try openRegular(path, limit: limit) else { return nil }
         let pin = Pin(fd: fd, identity: Identity(st))
-        let data = try Sys.readAll(fd, path: url.path, sizeHint: Int(st.st_size), limit: limit)
+        let data = try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit)
         return (data, pin)
     }
 
-    /// Pins the file at `url` without reading it (nil when none is there): after a
+    /// Pins the file at `path` without reading it (nil when none is there): after a
     /// save, the saver pins what it wrote so its cache stays valid.
-    package static func pin(_ url: URL) throws -> Pin? {
-        guard let (fd, st) = try openRegular(url.path, limit: Int64.max) else { return nil }
+    package static func pin(atPath path: String) throws -> Pin? {
+        guard let (fd, st) = try openRegular(path, limit: Int64.max) else { return nil }
         return Pin(fd: fd, identity: Identity(st))
     }
 

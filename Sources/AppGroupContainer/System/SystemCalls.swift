@@ -100,6 +100,10 @@ enum Sys {
             if n == 0 { break }
             length += n
             if Int64(length) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(length), limit: limit) }
+            // A regular file reads short only at its end: a short read that ends
+            // exactly at the size fstat gave is the whole file, without the read
+            // that would return 0 (one system call of the four a re-read makes).
+            if n < capacity && length == sizeHint { break }
         }
         data.count = length
         return data
