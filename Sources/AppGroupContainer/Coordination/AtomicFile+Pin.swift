@@ -65,10 +65,35 @@ extension AtomicFile {
 
     /// Opens the regular file at `path` read-only, refusing symbolic links (at the
     /// file, and at any directory between its container root and it: the file is
-    /// opened relative to a ``ContainedDirectory``), other kinds of file (a FIFO
-    /// does not block: O_NONBLOCK) and files over `limit`. Nil when nothing is there.
+    /// opened by one openat2 from the root that follows no link, or, where that
+    /// does not settle it, relative to a ``ContainedDirectory`` walked from the
+    /// root), other kinds of file (a FIFO does not block: O_NONBLOCK) and files
+    /// over `limit`. Nil when nothing is there.
     static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
         let standardized = PathScan(path).isStandardAbsolute ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+        let fd: Int32
+        switch ContainedDirectory.openFile(beneathRootOf: standardized, flags: flags) {
+        case .opened(let opened): fd = opened
+        case .absent: return nil
+        case .walk:
+            guard let walked = try openWalking(standardized, flags: flags, path: path) else { return nil }
+            fd = walked
+        }
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
+            return (fd, st)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+
+    /// ``openRegular(_:limit:)``'s open by a walk from the root, one directory at a
+    /// time (``ContainedDirectory/open(_:)``). Nil when nothing is there.
+    private static func openWalking(_ standardized: String, flags: Int32, path: String) throws -> Int32? {
         guard let slash = standardized.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let directoryPath = slash == standardized.utf8.startIndex ? "/" : String(standardized[..<slash])
         let name = String(standardized[standardized.utf8.index(after: slash)...])
@@ -79,22 +104,12 @@ extension AtomicFile {
             return nil
         }
         defer { directory.close() }
-        let fd: Int32
         do {
-            fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: path)
+            return try Sys.open(at: directory.fd, name, flags, path: path)
         } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
         } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
             throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
-        }
-        do {
-            let st = try Sys.fstat(fd, path: path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
-            return (fd, st)
-        } catch {
-            Sys.close(fd)
-            throw error
         }
     }
 }

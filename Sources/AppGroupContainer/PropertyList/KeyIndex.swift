@@ -117,7 +117,19 @@ struct KeyIndex: Sendable {
         return .placed
     }
 
+    /// True once a long probe made the table use SipHash.
+    var isHardened: Bool { hardened }
+
+    #if ENABLE_MOCKING
+    /// Tests only (debug builds): every key hashes alike until the table hardens,
+    /// as keys crafted against the cheap hash would.
+    @TaskLocal static var collidingForTests = false
+    #endif
+
     private func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        #if ENABLE_MOCKING
+        if !hardened && Self.collidingForTests { return 0 }
+        #endif
         if hardened {
             var hasher = Hasher()
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))

@@ -26,6 +26,9 @@ package struct PropertyListDictionary: Sendable, Equatable, Sequence {
         for (key, value) in entries { set(value, forKey: key) }
     }
 
+    /// True when the key index fell back to SipHash (keys that collide on purpose).
+    var indexIsHardened: Bool { index.isHardened }
+
     package var count: Int { entries.count }
     package var isEmpty: Bool { entries.isEmpty }
     package var keys: [String] { entries.map(\.key) }

@@ -34,7 +34,7 @@ func rereadProfileChild(_ options: Options) throws {
         i += 1
         try saver.save(i, forKey: "key0")
     }
-    var whole: [UInt64] = [], fileRead: [UInt64] = [], parse: [UInt64] = [], floor: [UInt64] = []
+    var whole: [UInt64] = [], fileRead: [UInt64] = [], parse: [UInt64] = [], floor: [UInt64] = [], handOff: [UInt64] = [], identity: [UInt64] = []
     for _ in 0..<count {
         try save()
         var start = now()
@@ -51,12 +51,20 @@ func rereadProfileChild(_ options: Options) throws {
         start = now()
         guard Floor.readFile(file.path, into: &buffer) != nil else { throw BenchmarkError.child("cannot read \(file.path)") }
         floor.append(now() - start)
+        try save()
+        start = now()
+        _ = try AtomicFile.identity(atPath: file.path)
+        identity.append(now() - start)
+        start = now()
+        AtomicFile.releaseInBackground(read.data)
+        handOff.append(now() - start)
     }
     // The same parse warm, in memory, as case 8 measures it.
     guard let bytes = try AtomicFile.read(file) else { throw BenchmarkError.child("no suite file") }
     let warm = try measure("parse, in memory", count: count, warmup: 50) { _ = try PropertyListCodec.read(bytes) }
     for (name, times) in [("whole read (re-parse)", whole), ("walk + open + fstat + read + pin", fileRead),
-                          ("parse", parse), ("floor: open, fstat, read", floor)] {
+                          ("parse", parse), ("floor: open, fstat, read", floor),
+                          ("lstat (the identity check)", identity), ("hand-off of the replaced cache", handOff)] {
         let sample = Sample(name: "\(keys) keys: \(name)", nanoseconds: times)
         print("\(sample.name)\tmedian \(Int(sample.medianNs)) ns\tp99 \(Int(sample.p99Ns)) ns\tn=\(sample.count)")
     }
