@@ -138,9 +138,15 @@ package enum BinaryPropertyListReader {
         }
 
         /// The element count of the object whose marker is at `at`, and where its content begins.
+        @inline(__always)
         private func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
             let low = Int(marker & 0x0F)
             if low != 0x0F { return (low, at + 1) }
+            return try longLength(at: at, object: object)
+        }
+
+        /// ``length(at:marker:object:)`` of 15 elements or more: an integer object follows the marker.
+        private func longLength(at: Int, object: Int) throws -> (count: Int, content: Int) {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
@@ -300,20 +306,12 @@ package enum BinaryPropertyListReader {
             return try utf16(at: content, units: n, object: object)
         }
 
-        /// True when no byte has its high bit set (eight bytes at a time).
+        /// True when no byte has its high bit set.
         private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let raw = UnsafeRawBufferPointer(bytes)
-            var bits: UInt64 = 0
-            var at = 0
-            while at + 8 <= raw.count {
-                bits |= raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                at += 8
-            }
-            while at < raw.count {
-                bits |= UInt64(raw[at])
-                at += 1
-            }
-            return bits & 0x8080_8080_8080_8080 == 0
+            guard let base = bytes.baseAddress else { return true }
+            var bits: UInt8 = 0
+            for i in 0..<bytes.count { bits |= base[i] }
+            return bits & 0x80 == 0
         }
 
         private func utf16(at: Int, units: Int, object: Int) throws -> String {

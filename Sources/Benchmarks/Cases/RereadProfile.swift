@@ -3,7 +3,7 @@ import Foundation
 import SharedDefaults
 
 /// Child role, for profiling only (not a case, not in `--list`):
-/// `reread-profile --keys N --count C [--durable 0]`. The read after another
+/// `reread-profile --keys N --count C [--durable 0] [--settle-us U]`. The read after another
 /// instance's save of case 7, alone in a loop, with the pieces it is made of timed
 /// apart after the same kind of save: the whole read, the open and read of the file
 /// as the package does it (walk from the root, open, fstat, read, the pin), the
@@ -14,6 +14,8 @@ func rereadProfileChild(_ options: Options) throws {
     let keys = (try? options.int("keys")) ?? 100
     let count = (try? options.int("count")) ?? 2_000
     let durable = options.values["durable"] != "0"
+    // Microseconds to wait after each save before the timed read (0: none).
+    let settle = (try? options.int("settle-us")) ?? 0
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("appgroup-reread-\(getpid())")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
@@ -33,6 +35,7 @@ func rereadProfileChild(_ options: Options) throws {
     func save() throws {
         i += 1
         try saver.save(i, forKey: "key0")
+        if settle > 0 { usleep(UInt32(settle)) }
     }
     var whole: [UInt64] = [], fileRead: [UInt64] = [], parse: [UInt64] = [], floor: [UInt64] = [], handOff: [UInt64] = [], identity: [UInt64] = []
     for _ in 0..<count {
