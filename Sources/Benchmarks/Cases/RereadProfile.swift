@@ -6,8 +6,10 @@ import SharedDefaults
 /// `reread-profile --keys N --count C [--durable 0] [--settle-us U]`. The read after another
 /// instance's save of case 7, alone in a loop, with the pieces it is made of timed
 /// apart after the same kind of save: the whole read, the open and read of the file
-/// as the package does it (walk from the root, open, fstat, read, the pin), the
-/// package's parse of those bytes, and the floor (open, fstat, read). Run it under
+/// as the package does it (openat2 from the root or the walk, fstat, read, the pin), the
+/// package's parse of those bytes, the floor (open, fstat, read), the lstat that
+/// finds the change and the hand-off of a replaced cache to its background queue;
+/// then the parse warm, in memory (as case 8 times it). Run it under
 /// `perf record` or `valgrind --tool=callgrind` to see the reader without the case's
 /// other work; `--durable 0` leaves the writer's fsyncs out of the profile.
 func rereadProfileChild(_ options: Options) throws {
@@ -65,7 +67,7 @@ func rereadProfileChild(_ options: Options) throws {
     // The same parse warm, in memory, as case 8 measures it.
     guard let bytes = try AtomicFile.read(file) else { throw BenchmarkError.child("no suite file") }
     let warm = try measure("parse, in memory", count: count, warmup: 50) { _ = try PropertyListCodec.read(bytes) }
-    for (name, times) in [("whole read (re-parse)", whole), ("walk + open + fstat + read + pin", fileRead),
+    for (name, times) in [("whole read (re-parse)", whole), ("open (openat2 or the walk), fstat, read, pin", fileRead),
                           ("parse", parse), ("floor: open, fstat, read", floor),
                           ("lstat (the identity check)", identity), ("hand-off of the replaced cache", handOff)] {
         let sample = Sample(name: "\(keys) keys: \(name)", nanoseconds: times)
