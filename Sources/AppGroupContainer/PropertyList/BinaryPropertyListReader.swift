@@ -27,7 +27,7 @@ package enum BinaryPropertyListReader {
 
     /// An open array or dictionary. Its children so far sit at the end of the
     /// parser's `children`, from `base` on (with their keys; an array's are empty):
-    /// one array for the whole walk, where one per container would allocate for each.
+    /// one stack for the whole walk, where an array per container would allocate for each.
     private struct Frame {
         let object: Int
         let isDictionary: Bool
