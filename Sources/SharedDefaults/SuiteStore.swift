@@ -24,7 +24,7 @@ final class SuiteStore: @unchecked Sendable {
     let durable: Bool
     let format: PropertyListSerialization.PropertyListFormat
 
-    private struct Cache {
+    private struct Cache: Sendable {
         /// The file the values came from, kept open; nil when there was no file.
         var pin: AtomicFile.Pin?
         var identity: AtomicFile.Identity? { pin?.identity }
@@ -66,9 +66,18 @@ final class SuiteStore: @unchecked Sendable {
         }
         let fresh = try load()
         if fresh.pin != nil { parses += 1 }
-        cache = fresh
+        replaceCache(with: fresh)
         if let problem = fresh.problem { throw problem }
         return try body(fresh.values)
+    }
+
+    /// Installs `fresh` (under `lock`); the cache it replaces is freed off this
+    /// thread: a whole suite's values and the close of the replaced file, which
+    /// the read that found the change need not wait for.
+    private func replaceCache(with fresh: Cache?) {
+        let old = cache
+        cache = fresh
+        if let old { AtomicFile.releaseInBackground(old) }
     }
 
     private func currentIdentity() throws -> AtomicFile.Identity? {
@@ -85,7 +94,7 @@ final class SuiteStore: @unchecked Sendable {
     private func load() throws -> Cache {
         let read: (data: Data, pin: AtomicFile.Pin)?
         do {
-            read = try AtomicFile.readPinned(fileURL)
+            read = try AtomicFile.readPinned(atPath: path)
         } catch let error as AppGroupError {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
@@ -168,7 +177,7 @@ final class SuiteStore: @unchecked Sendable {
         if let cached = lock.withLock({ cache }), cached.identity == identity { return cached }
         let loaded = try load()
         lock.withLock {
-            cache = loaded
+            replaceCache(with: loaded)
             if loaded.pin != nil { parses += 1 }
         }
         return loaded
@@ -222,9 +231,9 @@ final class SuiteStore: @unchecked Sendable {
         // Pin what we just saved (one open and fstat, still under the write lock, so
         // it is our file): the next read or write finds the cache valid instead of
         // re-parsing our own file.
-        let saved = try? AtomicFile.pin(fileURL)
+        let saved = try? AtomicFile.pin(atPath: path)
         let committed = values
-        lock.withLock { cache = saved.map { Cache(pin: $0, values: committed, problem: nil) } }
+        lock.withLock { replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }) }
         return Committed(result: result, recovered: recovered)
     }
 

@@ -31,28 +31,69 @@ extension AtomicFile {
         private static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
     }
 
+    /// Lets go of `value` on a background queue: a cache replaced by a re-read is
+    /// freed there (every key and value of a suite; its pin then goes to the
+    /// closing queue), not on the thread of the read that replaced it. A queue of
+    /// its own, so that memory is not held behind closes that wait for the device.
+    package static func releaseInBackground<Value: Sendable>(_ value: Value) {
+        releasing.async { withExtendedLifetime(value) {} }
+    }
+
+    private static let releasing = DispatchQueue(label: "AtomicFile.release")
+
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
     /// pin of the inode it came from. Nil when no file is there.
     package static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
-        guard let (fd, st) = try openRegular(url.path, limit: limit) else { return nil }
+        try readPinned(atPath: url.path, limit: limit)
+    }
+
+    /// ``readPinned(_:limit:)`` by path: a store that re-reads its file keeps the
+    /// path, which costs less than building it from the URL at each read.
+    package static func readPinned(atPath path: String, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
+        guard let (fd, st) = try openRegular(path, limit: limit) else { return nil }
         let pin = Pin(fd: fd, identity: Identity(st))
-        let data = try Sys.readAll(fd, path: url.path, sizeHint: Int(st.st_size), limit: limit)
+        let data = try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit)
         return (data, pin)
     }
 
-    /// Pins the file at `url` without reading it (nil when none is there): after a
+    /// Pins the file at `path` without reading it (nil when none is there): after a
     /// save, the saver pins what it wrote so its cache stays valid.
-    package static func pin(_ url: URL) throws -> Pin? {
-        guard let (fd, st) = try openRegular(url.path, limit: Int64.max) else { return nil }
+    package static func pin(atPath path: String) throws -> Pin? {
+        guard let (fd, st) = try openRegular(path, limit: Int64.max) else { return nil }
         return Pin(fd: fd, identity: Identity(st))
     }
 
     /// Opens the regular file at `path` read-only, refusing symbolic links (at the
     /// file, and at any directory between its container root and it: the file is
-    /// opened relative to a ``ContainedDirectory``), other kinds of file (a FIFO
-    /// does not block: O_NONBLOCK) and files over `limit`. Nil when nothing is there.
+    /// opened by one openat2 from the root that follows no link, or, where that
+    /// does not settle it, relative to a ``ContainedDirectory`` walked from the
+    /// root), other kinds of file (a FIFO does not block: O_NONBLOCK) and files
+    /// over `limit`. Nil when nothing is there.
     static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
         let standardized = PathScan(path).isStandardAbsolute ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+        let fd: Int32
+        switch ContainedDirectory.openFile(beneathRootOf: standardized, flags: flags) {
+        case .opened(let opened): fd = opened
+        case .absent: return nil
+        case .walk:
+            guard let walked = try openWalking(standardized, flags: flags, path: path) else { return nil }
+            fd = walked
+        }
+        do {
+            let st = try Sys.fstat(fd, path: path)
+            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
+            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
+            return (fd, st)
+        } catch {
+            Sys.close(fd)
+            throw error
+        }
+    }
+
+    /// ``openRegular(_:limit:)``'s open by a walk from the root, one directory at a
+    /// time (``ContainedDirectory/open(_:)``). Nil when nothing is there.
+    private static func openWalking(_ standardized: String, flags: Int32, path: String) throws -> Int32? {
         guard let slash = standardized.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let directoryPath = slash == standardized.utf8.startIndex ? "/" : String(standardized[..<slash])
         let name = String(standardized[standardized.utf8.index(after: slash)...])
@@ -63,22 +104,12 @@ extension AtomicFile {
             return nil
         }
         defer { directory.close() }
-        let fd: Int32
         do {
-            fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, path: path)
+            return try Sys.open(at: directory.fd, name, flags, path: path)
         } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
         } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
             throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
-        }
-        do {
-            let st = try Sys.fstat(fd, path: path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
-            return (fd, st)
-        } catch {
-            Sys.close(fd)
-            throw error
         }
     }
 }

@@ -13,7 +13,9 @@ import Foundation
 /// through `ContainedDirectory`: below a container root no symbolic link is
 /// followed, checked at each call, so a link planted after a suite was opened is
 /// refused with ``AppGroupError/unsafePath(path:problem:)`` and nothing is written
-/// outside the root.
+/// outside the root. A read opens the file with one openat2(2) from the root that
+/// follows no link at any component (the same guarantee in fewer system calls),
+/// and walks when the kernel declines.
 ///
 /// AtomicFile does not lock: callers hold a ``FileCoordinator`` write
 /// coordination on the target while they read, modify and save.

@@ -50,6 +50,44 @@ struct ContainedDirectory {
 
     func close() { Sys.close(fd) }
 
+    /// How ``openFile(beneathRootOf:flags:)`` ended.
+    enum BeneathOpen {
+        case opened(Int32)
+        case absent
+        /// Not settled: walk with ``open(_:)``, which also names what is in the way.
+        case walk
+    }
+
+    /// Opens the file at the absolute, standardized `path` with openat2(2), following
+    /// no symbolic link at any component below its container root and resolving
+    /// nothing outside it: the guarantee of ``open(_:)``'s walk followed by an
+    /// O_NOFOLLOW open, where the walk makes two system calls per directory. First
+    /// the whole path with no link followed anywhere (one call: stronger than
+    /// needed, and the usual case), then, when a link stands above the root (the
+    /// root and what is above it are trusted as configured), the path below the
+    /// root from the root's descriptor (three calls). `.walk` when a link stands in
+    /// a path under no root, when the kernel refuses (a link or a non-directory below the root:
+    /// the walk then says which), or lacks openat2.
+    static func openFile(beneathRootOf path: String, flags: Int32) -> BeneathOpen {
+        // No link anywhere: the file any walk would reach, root or no root (so the
+        // root is looked up only when a link is found).
+        switch Sys.openBeneath(AT_FDCWD, path, flags, path: path) {
+        case .success(let fd): return .opened(fd)
+        case .failure(let code) where code == .ENOENT: return .absent
+        case .failure(let code) where code == .ELOOP: break // a link somewhere: above the root is allowed
+        case .failure: return .walk
+        }
+        guard let root = ContainerRoots.root(containing: path) else { return .walk }
+        let relative = String(decoding: path.utf8.dropFirst(root.utf8.count + 1), as: UTF8.self)
+        guard !relative.isEmpty, let rootFD = try? Sys.open(root, O_RDONLY | O_DIRECTORY) else { return .walk }
+        defer { Sys.close(rootFD) }
+        switch Sys.openBeneath(rootFD, relative, flags, path: path) {
+        case .success(let fd): return .opened(fd)
+        case .failure(let code) where code == .ENOENT: return .absent
+        case .failure: return .walk
+        }
+    }
+
     /// Throws ``AppGroupError/unsafePath(path:problem:)`` when a link or a non-directory
     /// stands between the container root and the file at `path`; returns when the
     /// walk succeeds or a directory on the way does not exist yet.

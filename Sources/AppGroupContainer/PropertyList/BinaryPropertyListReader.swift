@@ -17,32 +17,27 @@ package enum BinaryPropertyListReader {
     package static func read(_ data: Data, allowingUIDs: Bool = false) throws -> PropertyListTree {
         try data.withUnsafeBytes { raw in
             var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: allowingUIDs)
+            defer {
+                parser.onPath.deallocate()
+                parser.children.release()
+            }
             return try parser.run()
         }
     }
 
+    /// An open array or dictionary. Its children so far sit at the end of the
+    /// parser's `children`, from `base` on (with their keys; an array's are empty):
+    /// one stack for the whole walk, where an array per container would allocate for each.
     private struct Frame {
         let object: Int
         let isDictionary: Bool
         /// Byte offset of the first reference (for a dictionary, the first key's).
         let refs: Int
         let count: Int
+        let base: Int
         var next = 0
-        /// A dictionary's keys, decoded when it is entered (the values follow).
-        var keys: [String] = []
-        /// An array's elements so far.
-        var items: [PropertyListTree] = []
-        /// A dictionary's entries so far.
-        var entries = PropertyListDictionary()
-
-        /// Adds the next child's value (the frame's `next` already counts it).
-        mutating func add(_ value: PropertyListTree) {
-            if isDictionary {
-                entries.set(value, forKey: keys[next - 1])
-            } else {
-                items.append(value)
-            }
-        }
+        /// Its key in the dictionary that holds it ("" in an array or at the top).
+        var key = ""
     }
 
     private struct Parser {
@@ -52,9 +47,11 @@ package enum BinaryPropertyListReader {
         let objectCount: Int
         let top: Int
         let table: Int
-        var onPath: [Bool]
+        /// Containers open on the way from the top object (a cycle revisits one).
+        let onPath: UnsafeMutableBufferPointer<Bool>
         var stack: [Frame] = []
-        var values = 0
+        var children: EntryStack
+        var seen = 0
         let uids: Bool
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool) throws {
@@ -96,23 +93,32 @@ package enum BinaryPropertyListReader {
                 throw PropertyListError("a truncated or damaged binary property list: its top object \(topObject) is not among its \(objects) objects")
             }
             top = Int(topObject)
-            onPath = [Bool](repeating: false, count: objectCount)
+            // Allocated last: nothing can throw after, so `read` always frees them.
+            onPath = .allocate(capacity: objectCount)
+            onPath.initialize(repeating: false)
+            children = EntryStack()
         }
 
         /// A big-endian unsigned integer of `size` (1...8) bytes at `at`, which the caller has bounds-checked.
+        @inline(__always)
         private func unsigned(at: Int, size: Int) -> UInt64 {
+            // References and offsets are one or two bytes in all but huge files.
+            if size == 1 { return UInt64(bytes[at]) }
+            if size == 2 { return UInt64(bytes[at]) << 8 | UInt64(bytes[at + 1]) }
             var v: UInt64 = 0
             for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
             return v
         }
 
         /// Fails unless `size` bytes from `at` lie within the object area (before the offset table).
+        @inline(__always)
         private func need(_ at: Int, _ size: Int, _ object: Int) throws {
             guard at >= 8, size >= 0, at <= table, size <= table - at else {
                 throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) needs \(size) bytes, past the end of the object area (byte \(table))")
             }
         }
 
+        @inline(__always)
         private func offset(of object: Int) throws -> Int {
             let at = table + object * offsetSize
             let value = unsigned(at: at, size: offsetSize)
@@ -122,6 +128,7 @@ package enum BinaryPropertyListReader {
             return Int(value)
         }
 
+        @inline(__always)
         private func reference(at: Int, in object: Int) throws -> Int {
             let value = unsigned(at: at, size: refSize)
             guard value < UInt64(objectCount) else {
@@ -131,9 +138,15 @@ package enum BinaryPropertyListReader {
         }
 
         /// The element count of the object whose marker is at `at`, and where its content begins.
+        @inline(__always)
         private func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
             let low = Int(marker & 0x0F)
             if low != 0x0F { return (low, at + 1) }
+            return try longLength(at: at, object: object)
+        }
+
+        /// ``length(at:marker:object:)`` of 15 elements or more: an integer object follows the marker.
+        private func longLength(at: Int, object: Int) throws -> (count: Int, content: Int) {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
@@ -148,9 +161,10 @@ package enum BinaryPropertyListReader {
             return (Int(value), at + 2 + size)
         }
 
+        @inline(__always)
         private mutating func count(_ object: Int) throws {
-            values += 1
-            if values > budget {
+            seen += 1
+            if seen > budget {
                 throw PropertyListError("a binary property list of \(bytes.count) bytes expanding to more than \(budget) values (objects referenced from many places); refused")
             }
         }
@@ -164,24 +178,30 @@ package enum BinaryPropertyListReader {
         mutating func run() throws -> PropertyListTree {
             if let scalar = try start(top) { return scalar }
             while let last = stack.indices.last {
-                // Fields one by one: copying the frame would retain its arrays per child.
                 let next = stack[last].next
-                if next < stack[last].count {
-                    let object = stack[last].object
-                    let slot = stack[last].isDictionary ? stack[last].count + next : next
-                    let child = try reference(at: stack[last].refs + slot * refSize, in: object)
-                    stack[last].next += 1
+                let object = stack[last].object, count = stack[last].count, refs = stack[last].refs
+                let isDictionary = stack[last].isDictionary
+                if next < count {
+                    stack[last].next = next + 1
+                    let key = isDictionary ? try keyString(try reference(at: refs + next * refSize, in: object), in: object) : ""
+                    let child = try reference(at: refs + (isDictionary ? count + next : next) * refSize, in: object)
                     if onPath[child] {
                         throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(object))")
                     }
-                    if let scalar = try start(child) { stack[last].add(scalar) }
+                    if let scalar = try start(child) {
+                        children.push((key, scalar))
+                    } else {
+                        stack[stack.count - 1].key = key
+                    }
                     continue
                 }
                 let frame = stack.removeLast()
-                onPath[frame.object] = false
-                let value: PropertyListTree = frame.isDictionary ? .dictionary(frame.entries) : .array(frame.items)
+                onPath[object] = false
+                let value: PropertyListTree = isDictionary
+                    ? .dictionary(PropertyListDictionary(children.popEntries(from: frame.base)))
+                    : .array(children.popValues(from: frame.base))
                 if stack.isEmpty { return value }
-                stack[stack.count - 1].add(value)
+                children.push((frame.key, value))
             }
             throw PropertyListError("a truncated or damaged binary property list: nothing was read")
         }
@@ -229,20 +249,8 @@ package enum BinaryPropertyListReader {
                 let (n, content) = try length(at: at, marker: marker, object: object)
                 try need(content, n, object)
                 return .data(Data(UnsafeBufferPointer(rebasing: bytes[content..<content + n])))
-            case 0x5:
-                let (n, content) = try length(at: at, marker: marker, object: object)
-                try need(content, n, object)
-                let slice = UnsafeBufferPointer(rebasing: bytes[content..<content + n])
-                guard slice.allSatisfy({ $0 < 0x80 }) else {
-                    throw PropertyListError("a binary property list with a non-ASCII byte in an ASCII string (object \(object)); such strings must be UTF-16")
-                }
-                return .string(String(decoding: slice, as: UTF8.self))
-            case 0x6:
-                let (n, content) = try length(at: at, marker: marker, object: object)
-                try need(content, 0, object)
-                guard n <= (table - content) / 2 else { throw tooMany(object, n) }
-                try need(content, n * 2, object)
-                return .string(try utf16(at: content, units: n, object: object))
+            case 0x5, 0x6:
+                return .string(try string(at: at, marker: marker, object: object))
             case 0x8:
                 if uids, low <= 7 {
                     try need(at + 1, low + 1, object)
@@ -259,21 +267,10 @@ package enum BinaryPropertyListReader {
                 if stack.count >= PropertyListLimits.maximumDepth {
                     throw PropertyListError("a property list nested deeper than \(PropertyListLimits.maximumDepth) levels of arrays and dictionaries (at object \(object)); refused")
                 }
-                var frame = Frame(object: object, isDictionary: isDictionary, refs: content, count: n)
-                if isDictionary {
-                    frame.entries = PropertyListDictionary(minimumCapacity: n)
-                } else {
-                    frame.items.reserveCapacity(n)
-                }
-                if isDictionary {
-                    frame.keys.reserveCapacity(n)
-                    for i in 0..<n {
-                        let key = try reference(at: content + i * refSize, in: object)
-                        frame.keys.append(try keyString(key, in: object))
-                    }
-                }
+                stack.append(Frame(object: object, isDictionary: isDictionary, refs: content, count: n, base: children.count))
+                // Room for its children at once (n is bounded by the file's size).
+                children.reserve(n)
                 onPath[object] = true
-                stack.append(frame)
                 return nil
             case 0xC:
                 throw PropertyListError("a binary property list holding a set (object \(object)), which no defaults, keychain or entitlements file contains")
@@ -283,15 +280,38 @@ package enum BinaryPropertyListReader {
         }
 
         private mutating func keyString(_ object: Int, in dictionary: Int) throws -> String {
+            try count(object)
             let at = try offset(of: object)
             let marker = bytes[at]
             guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
                 throw PropertyListError("a binary property list whose dictionary (object \(dictionary)) has a key that is not a string (object \(object))")
             }
-            guard case .string(let key)? = try start(object) else {
-                throw PropertyListError("a truncated or damaged binary property list: key object \(object) is not a string")
+            return try string(at: at, marker: marker, object: object)
+        }
+
+        /// The ASCII (0x5) or UTF-16 (0x6) string whose marker is at `at`.
+        private func string(at: Int, marker: UInt8, object: Int) throws -> String {
+            let (n, content) = try length(at: at, marker: marker, object: object)
+            if marker >> 4 == 0x5 {
+                try need(content, n, object)
+                let slice = UnsafeBufferPointer(rebasing: bytes[content..<content + n])
+                guard Self.isASCII(slice) else {
+                    throw PropertyListError("a binary property list with a non-ASCII byte in an ASCII string (object \(object)); such strings must be UTF-16")
+                }
+                return String(decoding: slice, as: UTF8.self)
             }
-            return key
+            try need(content, 0, object)
+            guard n <= (table - content) / 2 else { throw tooMany(object, n) }
+            try need(content, n * 2, object)
+            return try utf16(at: content, units: n, object: object)
+        }
+
+        /// True when no byte has its high bit set.
+        private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = bytes.baseAddress else { return true }
+            var bits: UInt8 = 0
+            for i in 0..<bytes.count { bits |= base[i] }
+            return bits & 0x80 == 0
         }
 
         private func utf16(at: Int, units: Int, object: Int) throws -> String {

@@ -40,6 +40,14 @@ func system_openat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: In
     return openat(directory, name, flags, mode)
 }
 
+/// openat2(2) resolving beneath `directory` and following no link (agc_open_beneath).
+func system_open_beneath(_ directory: Int32, _ relative: UnsafePointer<CChar>, _ flags: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.openat, path) { return injected(code, -1) }
+    #endif
+    return agc_open_beneath(directory, relative, flags)
+}
+
 /// close(2).
 func system_close(_ fd: Int32) -> Int32 {
     #if ENABLE_MOCKING

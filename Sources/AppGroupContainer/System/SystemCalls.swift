@@ -34,6 +34,15 @@ enum Sys {
         try valueOrErrno(retryOnInterrupt: true) { system_openat(directory, name, flags | O_CLOEXEC, mode, path: path) }.get("openat", path)
     }
 
+    /// `relative` below `directory`, following no symbolic link at any component
+    /// and never resolving outside `directory` (openat2 with RESOLVE_BENEATH and
+    /// RESOLVE_NO_SYMLINKS), with O_CLOEXEC. The errno as a value: callers fall
+    /// back to a walk one component at a time on anything but success and
+    /// ENOENT (ENOSYS on old kernels and under seccomp filters that lack it).
+    static func openBeneath(_ directory: Int32, _ relative: String, _ flags: Int32, path: String) -> Result<Int32, Errno> {
+        valueOrErrno(retryOnInterrupt: true) { system_open_beneath(directory, relative, flags | O_CLOEXEC, path: path) }
+    }
+
     /// renameat(2) within one directory descriptor: atomically replaces `to`.
     static func rename(at directory: Int32, _ from: String, to: String, path: String) throws {
         try nothingOrErrno(retryOnInterrupt: true) { system_renameat(directory, from, directory, to, path: path) }.get("renameat", path)
@@ -100,6 +109,10 @@ enum Sys {
             if n == 0 { break }
             length += n
             if Int64(length) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(length), limit: limit) }
+            // A regular file reads short only at its end: a short read that ends
+            // exactly at the size fstat gave is the whole file, without the read
+            // that would return 0 (one system call of the four a re-read makes).
+            if n < capacity && length == sizeHint { break }
         }
         data.count = length
         return data

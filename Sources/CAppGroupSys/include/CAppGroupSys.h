@@ -18,4 +18,12 @@ int agc_lock(int fd, int mode, int wait);
 /// 1 when agc_lock uses open-file-description fcntl locks, 0 when flock.
 int agc_lock_uses_ofd(void);
 
+/// Opens `path`, relative to the directory `directory`, without following a
+/// symbolic link at any component and without leaving `directory` (Linux
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS; with AT_FDCWD, an
+/// absolute `path` and RESOLVE_NO_SYMLINKS alone). Returns the
+/// descriptor, or -1 with errno set: ELOOP for a link on the way, ENOSYS where
+/// the kernel (or a seccomp filter) lacks openat2, and elsewhere than Linux.
+int agc_open_beneath(int directory, const char *path, int flags);
+
 #endif
