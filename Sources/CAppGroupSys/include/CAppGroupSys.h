@@ -18,4 +18,10 @@ int agc_lock(int fd, int mode, int wait);
 /// 1 when agc_lock uses open-file-description fcntl locks, 0 when flock.
 int agc_lock_uses_ofd(void);
 
+/// renameat2(directory, from, directory, to, RENAME_NOREPLACE): gives `from` the
+/// name `to` in one step, failing with EEXIST when `to` exists (rename(2) would
+/// replace it). -1 with EINVAL or ENOSYS where the file system or the kernel
+/// cannot (the caller falls back to link and unlink).
+int agc_rename_noreplace(int directory, const char *from, const char *to);
+
 #endif
