@@ -34,8 +34,8 @@ extension ShareInbox {
             sources.append((try openAttachment(attachment, index: index), attachment.name))
         }
 
-        // Without attachments the item is one file (two fsyncs at most, see
-        // InboxCommit.swift); with them, a directory holding the record and the files.
+        // Without attachments the item is one file (two fsyncs in all); with them, a
+        // directory holding the record and the files.
         if sources.isEmpty { return try enqueueFile(try record.encoded(), inbox: inbox) }
 
         let staging = try makeStagingDirectory()
@@ -78,9 +78,7 @@ extension ShareInbox {
         if durable { try file.sync() }
         let number = try publish(inbox: inbox) { name in try items.moveWithoutReplacing(temporary, to: name) }
         published = true
-        if durable {
-            try commitItems(items, inbox: inbox, publishedAt: MonotonicClock.now(), changed: items.path + "/" + InboxNames.itemName(number))
-        }
+        if durable { try items.sync(afterChanging: items.path + "/" + InboxNames.itemName(number)) }
         return number
     }
 

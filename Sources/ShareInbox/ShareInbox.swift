@@ -32,7 +32,6 @@ import Foundation
 ///     Claims/.<session>.lock     held by that drain while it runs
 ///     Sequence                   the last sequence number given out
 ///     .Sequence.lock             the lock that orders enqueues
-///     .Items.synced              the last fsync of Items/ (group commit), and its lock
 ///     Quarantine/                items found unreadable, or delivered and not
 ///                                removable (kept, with a warning)
 ///
@@ -60,11 +59,8 @@ import Foundation
 /// - Attachments live in the item's directory and are removed with it.
 ///
 /// Durability: with `durable` (the default) an enqueue without attachments costs
-/// at most two fsyncs (the item file, then `Items/` after the publishing rename);
-/// concurrent enqueues, in any processes, share the second: one that finds an
-/// fsync of `Items/` begun after its rename and completed skips its own (group
-/// commit, see `InboxCommit.swift`). With attachments, one fsync per file plus the
-/// record, the item directory and `Items/`.
+/// two fsyncs (the item file, then `Items/` after the publishing rename); with
+/// attachments, one per file plus the record, the item directory and `Items/`.
 /// Removals after delivery are fsynced in batches (``removalSyncInterval``): a
 /// process crash loses none, a power loss may bring back a few handled items
 /// (delivered again, never lost). The sequence file itself is

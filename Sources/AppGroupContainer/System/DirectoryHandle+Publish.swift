@@ -75,12 +75,6 @@ extension DirectoryHandle {
     package func sync(afterChanging changed: String) throws {
         try AtomicFile.syncDirectory(directory, afterChanging: changed)
     }
-
-    /// The device and inode of this directory.
-    package func fileNumber() throws -> (device: UInt64, inode: UInt64) {
-        let st = try Sys.fstat(fd, path: path)
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
-    }
 }
 
 extension OpenFile {
@@ -97,19 +91,9 @@ extension OpenFile {
         return data
     }
 
-    /// Takes an exclusive lock owned by this open file description (released by
-    /// ``unlock()`` or when the descriptor is closed, also by the process's death),
-    /// waiting for it.
-    package func lockExclusively() throws {
-        while true {
-            guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: true, path: path) else { return }
-            if code == .EINTR { continue }
-            throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLKW)", path: path, errno: code)
-        }
-    }
-
-    /// Takes an exclusive lock like ``lockExclusively()`` if no one holds one, without
-    /// waiting; false when it is held (or cannot be taken).
+    /// Takes an exclusive lock owned by this open file description (released when
+    /// the descriptor is closed, by the process's death too) if
+    /// no one holds one, without waiting; false when it is held (or cannot be taken).
     package func tryLockExclusively() -> Bool {
         while true {
             guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
@@ -124,20 +108,5 @@ extension OpenFile {
     /// blocking on a FIFO, without creating it: for taking its lock.
     package static func openExisting(_ path: String) throws -> OpenFile {
         try checked(Sys.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK), path: path)
-    }
-
-    /// Releases the lock of ``lockExclusively()``.
-    package func unlock() {
-        _ = Sys.lock(fd, 0, wait: false, path: path)
-    }
-}
-
-/// CLOCK_MONOTONIC: one clock for every process of a boot, never set back.
-package enum MonotonicClock {
-    /// Nanoseconds since an arbitrary point of this boot.
-    package static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }
