@@ -37,6 +37,7 @@ func runChild(_ options: Options) throws {
     case "inbox-drain": try inboxDrainChild(options)
     case "inbox-writer": try inboxWriterChild(options)
     case "floor-publish": try floorPublishChild(options)
+    case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }
