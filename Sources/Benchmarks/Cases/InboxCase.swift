@@ -144,19 +144,15 @@ func inboxDrainChild(_ options: Options) throws {
 /// Child role: `floor-publish --dir D --tag T --count N`: N bare durable
 /// publications of a 200-byte file into D (the inbox case's floor). Prints `end_ns=...`.
 /// `floor-publish-numbered`: the same, numbered under an OFD lock on `D/.counter`
-/// (``Floor/publishNumbered(_:staging:directory:counterFD:)``).
+/// (``Floor/publishDurable(_:staging:directory:name:counterFD:)``).
 func floorPublishChild(_ options: Options, numbered: Bool = false) throws {
     let directory = try options.string("dir")
     let tag = try options.string("tag")
     let staging = directory + "/.staging-\(tag)"
     let data = [UInt8](repeating: UInt8(ascii: "x"), count: 200)
-    let counter = numbered ? Floor.openLockFile(directory + "/.counter") : -1
+    let counter = numbered ? Floor.openLockFile(directory + "/.counter") : nil
     for i in 0..<(try options.int("count")) {
-        if numbered {
-            Floor.publishNumbered(data, staging: staging, directory: directory, counterFD: counter)
-        } else {
-            Floor.publishDurable(data, staging: staging, directory: directory, name: "\(tag)-\(i)")
-        }
+        Floor.publishDurable(data, staging: staging, directory: directory, name: "\(tag)-\(i)", counterFD: counter)
     }
     print("end_ns=\(now())")
 }
