@@ -80,7 +80,9 @@ public struct ShareInbox: Sendable {
     /// extension's sandbox); any other path is refused.
     public let readableDirectories: [URL]?
     /// Staging directories older than this (seconds) belong to enqueues that died
-    /// and are removed by the next drain. One hour by default.
+    /// and are removed by the next drain. One hour by default. (The hidden file of
+    /// an item without attachments goes as soon as its writer is dead, whatever its
+    /// age: see ``removeStaleStaging(olderThan:)``.)
     public var staleStagingAge: TimeInterval
 
     /// The resolver this inbox was opened with: attachments under its root but in
