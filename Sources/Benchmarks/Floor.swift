@@ -87,14 +87,30 @@ enum Floor {
 
     /// A durable publication of a new small file with bare calls, the least a
     /// durable enqueue must do: create a file, write, fsync, close, rename it into
-    /// `directory`, fsync the directory.
-    static func publishDurable(_ data: [UInt8], staging: String, directory: String, name: String) {
+    /// `directory` as `name`, fsync the directory.
+    ///
+    /// With `counterFD` ("numbered"), as an ordered queue must publish: the rename
+    /// happens under an OFD lock on `counterFD`, after reading the last number
+    /// (pread) and writing the next (pwrite), and names the item with that number.
+    /// The inbox adds its checks to that (the walk from the root, the lock file's
+    /// protocol).
+    static func publishDurable(_ data: [UInt8], staging: String, directory: String, name: String, counterFD: Int32? = nil) {
         let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
         _ = data.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) }
         fsync(fd)
         close(fd)
-        rename(staging, directory + "/" + name)
+        if let counterFD {
+            _ = agc_lock(counterFD, Int32(AGC_LOCK_EXCLUSIVE), 1)
+            var last: UInt64 = 0
+            _ = pread(counterFD, &last, 8, 0)
+            var next = last + 1
+            _ = pwrite(counterFD, &next, 8, 0)
+            rename(staging, directory + "/" + String(next))
+            _ = agc_lock(counterFD, Int32(AGC_LOCK_UNLOCK), 0)
+        } else {
+            rename(staging, directory + "/" + name)
+        }
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         fsync(dfd)
         close(dfd)

@@ -16,6 +16,12 @@ import ShareInbox
 //   inbox-writer --group G --id W --count N --scratch DIR
 //        enqueues items titled "<W>-<i>" (every third with an attachment whose bytes
 //        are derived from the title); prints "ready", then "ack <i>"
+//   inbox-stop --group G --title T [--attachment FILE] [--at N]
+//        enqueues one item titled T (with FILE attached when given). Without --at:
+//        prints "call <i> <function> <path>" for each system call, then "ack <number>".
+//        With --at N: prints "stopped <N> <function> <path>" just before the N-th call
+//        and sleeps until killed (debug builds only: the calls are watched through
+//        the system-call seam's hook)
 //   keychain-writer --group G --id W --count N
 //        saves generic passwords (service "crash", account "w<W>-<i>", secret
 //        "secret-<W>-<i>", access group G); prints "ready", then "ack <i>"
@@ -48,6 +54,13 @@ func residentKilobytes() -> Int {
 /// tell a complete attachment from a torn one.
 func attachmentBytes(_ title: String) -> Data {
     Data(String(repeating: title + ";", count: 64).utf8)
+}
+
+/// Numbers the system calls inbox-stop watches (they may come from any thread).
+final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func next() -> Int { lock.withLock { count += 1; return count } }
 }
 
 func resolver() -> ContainerResolver {
@@ -85,6 +98,27 @@ do {
             say("ack \(i)")
         }
         say("done")
+
+    case "inbox-stop":
+        #if DEBUG
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let stopAt = optionalOption("at").flatMap(Int.init)
+        let attachments = optionalOption("attachment").map { [SharedItem.Attachment(fileURL: URL(fileURLWithPath: $0), name: "clip.txt")] } ?? []
+        let count = CallCounter()
+        let number = try SystemCallObserver.run({ call, path in
+            let i = count.next()
+            guard let stopAt else { return say("call \(i) \(call) \(path)") }
+            if i == stopAt {
+                say("stopped \(i) \(call) \(path)")
+                while true { sleep(60) }
+            }
+        }) {
+            try inbox.enqueue(SharedItem(title: option("title"), attachments: attachments))
+        }
+        say("ack \(number)")
+        #else
+        fail("inbox-stop needs a debug build (the system-call hook)")
+        #endif
 
     case "keychain-writer":
         let keychain = try Keychain.fromEnvironment()

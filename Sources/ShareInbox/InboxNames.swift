@@ -74,6 +74,13 @@ enum InboxNames {
 
     static let deliveredSuffix = ".delivered"
 
+    /// The prefix of an item being written in `Items/` (`.tmp-<pid>-<random>`): hidden,
+    /// so no drainer, count or scan of numbers ever takes it for an item.
+    static let temporaryPrefix = ".tmp-"
+
+    /// True for a name made with ``temporaryPrefix`` (byte comparison).
+    static func isTemporary(_ name: String) -> Bool { name.utf8.starts(with: temporaryPrefix.utf8) }
+
     /// True when `name` starts with "." (byte comparison).
     static func isHidden(_ name: String) -> Bool { name.utf8.first == 0x2E }
 }

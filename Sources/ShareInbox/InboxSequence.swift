@@ -17,16 +17,44 @@ import Foundation
 /// before it records an item as delivered (``durableSequence(atLeast:)``), so a
 /// number whose item is gone is never below what the file says after a power loss.
 extension ShareInbox {
-    /// Publishes the staged item at `staging` under the next sequence number and
-    /// returns that number.
+    /// Publishes the staged item at `staging` (a path: a directory in `Staging/`,
+    /// or a claim put back) under the next sequence number and returns that number.
     /// - Throws: ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)`` when
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
-        try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
-            // Again under the lock, just before the item becomes visible.
-            try AtomicFile.requireContainedDirectory(directory)
-            let sequence = try OpenFile.openOrCreate(file.path)
-            defer { sequence.close() }
+        try publishNext(opened: nil) { name in
+            try FileOperations.linkOrRename(staging.path, to: itemsDirectory.path + "/" + name)
+        }
+    }
+
+    /// Publishes the item `place` gives a name in `Items/` (a name it must never
+    /// replace) under the next sequence number; the sequence file is reached through
+    /// `inbox`, the descriptor of the walk from the container root this enqueue
+    /// made, so nothing is looked up by path again.
+    func publish(inbox: DirectoryHandle, place: (String) throws -> Void) throws -> UInt64 {
+        // Opened before the lock, which then covers only the read, the write and
+        // the rename: every enqueue of every process waits for that section.
+        let sequence = try inbox.openOrCreateFile("Sequence")
+        defer { sequence.close() }
+        return try publishNext(opened: sequence, place: place)
+    }
+
+    /// Under the sequence file's lock: stores the next number, then calls `place`
+    /// with its item name (which must refuse a taken name, see
+    /// ``FileOperations/isNameTaken(_:)``), and returns the number. `opened` is the
+    /// sequence file reached by descriptor; nil opens it by path, after checking
+    /// under the lock that no link stands on the way.
+    private func publishNext(opened: OpenFile?, place: (String) throws -> Void) throws -> UInt64 {
+        return try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
+            let sequence: OpenFile
+            if let opened {
+                sequence = opened
+            } else {
+                // Again under the lock, just before the item becomes visible by path.
+                try AtomicFile.requireContainedDirectory(directory)
+                sequence = try OpenFile.openOrCreate(file.path)
+            }
+            defer { if opened == nil { sequence.close() } }
             var (last, trusted) = try currentLast(sequence)
             while true {
                 guard last < UInt64.max else {
@@ -36,7 +64,7 @@ extension ShareInbox {
                 // The number first: once the item is visible, nothing may hand it out again.
                 try storeSequence(next, in: sequence, sync: durable && !trusted)
                 do {
-                    try FileOperations.linkOrRename(staging.path, to: publishedPath(next))
+                    try place(InboxNames.itemName(next))
                     return next
                 } catch where FileOperations.isNameTaken(error) {
                     // The file said less than what is on disk (edited, restored from a
@@ -55,22 +83,26 @@ extension ShareInbox {
     /// file still covers every number whose item is gone.
     @discardableResult
     func durableSequence(atLeast number: UInt64, sync: Bool) throws -> UInt64 {
-        try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
-            let sequence = try OpenFile.openOrCreate(file.path)
-            defer { sequence.close() }
+        let sequence = try OpenFile.openOrCreate(sequenceFile.path)
+        defer { sequence.close() }
+        let result = try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { _ in
             let (last, trusted) = try currentLast(sequence)
             if last < number || !trusted {
                 try storeSequence(max(last, number), in: sequence, sync: false)
             }
-            if sync { try sequence.sync() }
             return max(last, number)
         }
+        // After the lock, which enqueues wait for: the file is only ever rewritten
+        // in place with a number at least as high, so whatever this fsync writes
+        // covers `result`.
+        if sync { try sequence.sync() }
+        return result
     }
 
     /// The last number given out, and whether the file alone can be trusted for
     /// it (written in this boot); otherwise the highest number on disk counts too.
     private func currentLast(_ sequence: OpenFile) throws -> (last: UInt64, trusted: Bool) {
-        let stored = Self.parseSequence(sequence.readPrefix(Self.sequenceReadLimit))
+        let stored = Self.parseSequence(sequence.readStart(upTo: Self.sequenceReadLimit))
         if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
             return (stored.number, true)
         }
@@ -146,3 +178,4 @@ extension ShareInbox {
         #endif
     }()
 }
+

@@ -8,8 +8,8 @@ extension ShareInbox {
     /// `AppGroupError.notDurable(path:operation:errno:)`: the item is published
     /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
     ///
-    /// The item is written into a private staging directory (record and
-    /// attachments fsynced), then published by one rename under the inbox's lock.
+    /// The item is written where no drainer reads it (record and attachments
+    /// fsynced), then published by one rename under the inbox's lock.
     /// - Throws: ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad field
     ///   or attachment name; ``ShareInboxError/unsafePath(path:problem:)`` for an
     ///   attachment path that is relative, a symbolic link, or outside what the
@@ -21,8 +21,11 @@ extension ShareInbox {
     @discardableResult
     public func enqueue(_ item: SharedItem) throws -> UInt64 {
         // A link planted at the inbox or above it since it was opened: refused here,
-        // at every enqueue, not once at open.
-        try AtomicFile.requireContainedDirectory(directory)
+        // at every enqueue, not once at open. The walk's descriptor then serves the
+        // whole enqueue: nothing below it is looked up by path again.
+        guard let inbox = try DirectoryHandle.open(directory) else {
+            throw AppGroupError.systemCall(operation: "openat", path: directory.path, errno: .ENOENT)
+        }
         var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
         // Open every source first, so bad input is refused before anything is written.
         var sources: [(file: OpenFile, name: String)] = []
@@ -33,17 +36,7 @@ extension ShareInbox {
 
         // Without attachments the item is one file (two fsyncs in all); with them, a
         // directory holding the record and the files.
-        if sources.isEmpty {
-            let staged = try makeStagingName(suffix: ".item")
-            var published = false
-            defer { if !published { _ = try? FileOperations.removeFile(staged.path) } }
-            try OpenFile.writeNew(staged.path, try record.encoded(), durable: durable)
-            let number = try publish(staging: staged)
-            published = true
-            _ = try? FileOperations.removeFile(staged.path) // the item has its own name in Items/ now
-            if durable { try FileOperations.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
-            return number
-        }
+        if sources.isEmpty { return try enqueueFile(try record.encoded(), inbox: inbox) }
 
         let staging = try makeStagingDirectory()
         var published = false
@@ -65,6 +58,45 @@ extension ShareInbox {
         published = true
         if durable { try FileOperations.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
         return number
+    }
+
+    /// Publishes an item without attachments: its record is written in `Items/`
+    /// under a hidden name (``InboxNames/temporaryPrefix``, which no drainer reads),
+    /// fsynced, and given its number by one rename that never replaces an item: one
+    /// directory changes, nothing is unlinked. The hidden file is locked while its
+    /// writer lives, so a drain removes the file of a writer that died at once (see
+    /// ``removeStaleStaging(olderThan:)``).
+    private func enqueueFile(_ bytes: Data, inbox: DirectoryHandle) throws -> UInt64 {
+        let items = try inbox.openDirectory("Items")
+        let (temporary, file) = try createLockedTemporary(in: items)
+        var published = false
+        defer {
+            if !published { _ = try? items.remove(temporary, durable: false) }
+            file.close() // and its lock
+        }
+        try file.write(bytes)
+        if durable { try file.sync() }
+        let number = try publish(inbox: inbox) { name in try items.moveWithoutReplacing(temporary, to: name) }
+        published = true
+        if durable { try items.sync(afterChanging: items.path + "/" + InboxNames.itemName(number)) }
+        return number
+    }
+
+    /// A new hidden file in `items`, locked by this process. A drain removes a
+    /// hidden file whose lock it can take; if one took this file's between its
+    /// creation and the lock here, the file has no name left (or its lock is
+    /// the drain's), and another is made.
+    private func createLockedTemporary(in items: DirectoryHandle) throws -> (name: String, file: OpenFile) {
+        while true {
+            let (name, file) = try items.createUniqueFile(prefix: InboxNames.temporaryPrefix)
+            do {
+                if file.tryLockExclusively(), try file.linkCount() > 0 { return (name, file) }
+            } catch {
+                file.close()
+                throw error
+            }
+            file.close()
+        }
     }
 
     /// Where item `number` was published.
@@ -132,11 +164,6 @@ extension ShareInbox {
         // By bytes: String's == and hasPrefix compare canonically, and ".../cafe\u{301}/x"
         // is not inside ".../caf\u{E9}" on disk (issue 11, finding 3's class).
         return path.utf8.elementsEqual(base.utf8) || path.utf8.starts(with: (base + "/").utf8)
-    }
-
-    /// A fresh name in `Staging/` for a file-form item.
-    func makeStagingName(suffix: String) throws -> URL {
-        stagingDirectory.appendingPathComponent("\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))" + suffix)
     }
 
     /// A fresh directory in `Staging/` for an item with attachments.

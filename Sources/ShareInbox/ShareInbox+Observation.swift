@@ -8,7 +8,11 @@ extension ShareInbox {
     /// so a handler that drains is always safe. Keep the returned watcher alive;
     /// `DirectoryWatcher.cancel()` stops it.
     public func observe(_ handler: @escaping @Sendable () -> Void) throws -> DirectoryWatcher {
-        try DirectoryWatcher(directory: itemsDirectory) { _ in handler() }
+        // An item being written (a hidden temporary) is no news; its rename to a
+        // number is.
+        try DirectoryWatcher(directory: itemsDirectory) { names in
+            if names.contains(where: { !InboxNames.isTemporary($0) }) { handler() }
+        }
     }
 
     /// The signals of ``observe(_:)`` as an async sequence; cancelling the

@@ -94,12 +94,47 @@ extension ShareInbox {
         return (recovered, true)
     }
 
-    /// Removes staging directories older than `age` seconds: enqueues that died
-    /// before publishing. A directory is first renamed aside, so a slow writer that
-    /// is still alive fails to publish (its enqueue throws) rather than publishing a
-    /// directory being emptied. Returns how many were removed.
+    /// Removes what enqueues that died before publishing left: hidden item files in
+    /// `Items/` (``InboxNames/temporaryPrefix``) whose writer is gone, at once (a
+    /// writer holds its file's lock while it lives, and the kernel drops it when the
+    /// writer dies), and staging directories in `Staging/` older than `age` seconds
+    /// (a hidden file that cannot be opened and locked goes by age too). A directory
+    /// is first renamed aside, so a slow writer that is still alive fails to publish
+    /// (its enqueue throws) rather than publishing a directory being emptied. Returns
+    /// how many were removed.
     @discardableResult
     public func removeStaleStaging(olderThan age: TimeInterval) -> Int {
+        removeDeadTemporaries(olderThan: age) + removeStaleStagingDirectories(olderThan: age)
+    }
+
+    /// The hidden item files of ``removeStaleStaging(olderThan:)``, at most
+    /// ``staleTemporariesPerPass`` per call (the rest go with the next drains).
+    private func removeDeadTemporaries(olderThan age: TimeInterval) -> Int {
+        let items = itemsDirectory.path
+        var names: [String] = []
+        _ = try? FileOperations.forEachEntry(in: items) { name in
+            if names.count < Self.staleTemporariesPerPass, InboxNames.isTemporary(name) { names.append(name) }
+        }
+        let now = Date().timeIntervalSince1970
+        return names.filter { name in
+            let path = items + "/" + name
+            guard let file = try? OpenFile.openExisting(path) else {
+                // Not a file this user can lock (planted): by age.
+                guard let status = try? FileOperations.status(path), now - status.modified >= age else { return false }
+                return (try? FileOperations.removeFile(path)) == true
+            }
+            defer { file.close() }
+            // Held: its writer is alive. Taken: the writer died, or has not locked it
+            // yet and will find it gone (it checks after locking), so it is removed
+            // before the lock is let go.
+            guard file.tryLockExclusively() else { return false }
+            return (try? FileOperations.removeFile(path)) == true
+        }.count
+    }
+
+    static let staleTemporariesPerPass = 1024
+
+    private func removeStaleStagingDirectories(olderThan age: TimeInterval) -> Int {
         var names: [String] = []
         _ = try? FileOperations.forEachEntry(in: stagingDirectory.path) { names.append($0) }
         let now = Date().timeIntervalSince1970

@@ -24,7 +24,9 @@ import Foundation
 ///     Items/<sequence>/          a published item with attachments, a directory:
 ///         item.json              its record
 ///         <attachment>...        the copied files
-///     Staging/<pid>-<random>     items being written (never read by a drainer)
+///     Items/.tmp-<pid>-<random>  an item without attachments being written (hidden:
+///                                never read by a drainer, counted or watched)
+///     Staging/<pid>-<random>     items with attachments being written (never read)
 ///     Claims/<session>/          the item a running drain is handling, then
 ///                                <sequence>.delivered while it is being removed
 ///     Claims/.<session>.lock     held by that drain while it runs
@@ -36,9 +38,9 @@ import Foundation
 /// Guarantees, across threads and processes:
 /// - An ``enqueue(_:)`` that returns has published a complete item (record and
 ///   attachments fsynced before the publishing link or rename); it is delivered exactly
-///   once. An enqueue killed midway leaves only a staging directory, which no
-///   drainer reads and which a later drain removes once older than
-///   ``staleStagingAge``.
+///   once. An enqueue killed midway leaves only a hidden file in `Items/` or a
+///   staging directory, which no drainer reads and which a later drain removes
+///   once older than ``staleStagingAge``.
 /// - **Enqueue order** is the order of sequence numbers. A number is given out, and
 ///   the item published under it, in one step under the inbox's lock, so numbers
 ///   increase in the order publications happen: if one enqueue returns before
@@ -57,7 +59,7 @@ import Foundation
 /// - Attachments live in the item's directory and are removed with it.
 ///
 /// Durability: with `durable` (the default) an enqueue without attachments costs
-/// two fsyncs (the item file, then `Items/` after the publishing link); with
+/// two fsyncs (the item file, then `Items/` after the publishing rename); with
 /// attachments, one per file plus the record, the item directory and `Items/`.
 /// Removals after delivery are fsynced in batches (`removalSyncInterval`): a
 /// process crash loses none, a power loss may bring back a few handled items
@@ -78,7 +80,9 @@ public struct ShareInbox: Sendable {
     /// extension's sandbox); any other path is refused.
     public let readableDirectories: [URL]?
     /// Staging directories older than this (seconds) belong to enqueues that died
-    /// and are removed by the next drain. One hour by default.
+    /// and are removed by the next drain. One hour by default. (The hidden file of
+    /// an item without attachments goes as soon as its writer is dead, whatever its
+    /// age: see ``removeStaleStaging(olderThan:)``.)
     public var staleStagingAge: TimeInterval
 
     /// The resolver this inbox was opened with: attachments under its root but in

@@ -62,8 +62,9 @@ struct SystemCallSeamTests {
         let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
         let items = inbox.itemsDirectory.path
         let (calls, _) = try FaultInjection.trace { try inbox.enqueue(SharedItem(title: "t")) }
-        let staged = Self.first(calls) { $0.call == .fsync && $0.path.contains("/Staging/") }
-        let publish = Self.first(calls) { ($0.call == .link || $0.call == .rename) && $0.path.hasPrefix(items + "/") }
+        // Staged in Items/ under a hidden name, published by one rename (issue 14, part 5).
+        let staged = Self.first(calls) { $0.call == .fsync && $0.path.hasPrefix(items + "/.tmp-") }
+        let publish = Self.first(calls) { ($0.call == .link || $0.call == .rename || $0.call == .renameat) && $0.path.hasPrefix(items + "/0") }
         let itemsSync = Self.last(calls) { $0.call == .fsync && $0.path == items }
         #expect(staged < publish, "the staged item's fsync comes before it is published: \(calls)")
         #expect(publish < itemsSync, "Items/ is fsynced after the item appears in it: \(calls)")
@@ -73,7 +74,7 @@ struct SystemCallSeamTests {
     /// Operations that must survive one EINTR from any of their calls.
     static let interruptible: [(String, FaultInjection.Call)] = [
         ("AtomicFile.write", .openat), ("AtomicFile.write", .write), ("AtomicFile.write", .fsync), ("AtomicFile.write", .renameat),
-        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .link), ("ShareInbox.enqueue", .open),
+        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .renameat), ("ShareInbox.enqueue", .open),
     ]
 
     @Test("EINTR injected once into a call is retried below the domain layer: the operation completes",

@@ -34,7 +34,7 @@ package struct OpenFile: Sendable {
         return OpenFile(fd: fd, path: path, size: 0)
     }
 
-    private static func checked(_ fd: Int32, path: String, restoringMode: Bool = false) throws -> OpenFile {
+    static func checked(_ fd: Int32, path: String, restoringMode: Bool = false) throws -> OpenFile {
         do {
             let st = try Sys.fstat(fd, path: path)
             guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }

@@ -13,10 +13,10 @@ import Foundation
 package final class DirectoryHandle {
     /// The directory's path, for messages and fault plans.
     package var path: String { directory.path }
-    private let directory: ContainedDirectory
-    private var fd: Int32 { directory.fd }
+    let directory: ContainedDirectory
+    var fd: Int32 { directory.fd }
 
-    private init(_ directory: ContainedDirectory) { self.directory = directory }
+    init(_ directory: ContainedDirectory) { self.directory = directory }
 
     deinit { directory.close() }
 
@@ -27,12 +27,16 @@ package final class DirectoryHandle {
     ///   for another user's directory.
     package static func open(_ url: URL) throws -> DirectoryHandle? {
         let path = url.standardizedFileURL.path
-        let handle: DirectoryHandle
         do {
-            handle = DirectoryHandle(try ContainedDirectory.open(path))
+            return try checked(DirectoryHandle(try ContainedDirectory.open(path)))
         } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
             return nil
         }
+    }
+
+    /// `handle` after checking its owner (this user) and repairing its mode to 0700.
+    static func checked(_ handle: DirectoryHandle) throws -> DirectoryHandle {
+        let path = handle.path
         let st = try Sys.fstat(handle.fd, path: path)
         let user = Sys.effectiveUser
         guard st.st_uid == user else {
@@ -53,7 +57,7 @@ package final class DirectoryHandle {
         try Sys.makeDirectories(url.standardizedFileURL.path)
     }
 
-    private func pathOf(_ name: String) -> String { directory.path(of: name) }
+    func pathOf(_ name: String) -> String { directory.path(of: name) }
 
     /// The identity of the regular file `name`, nil when absent.
     /// - Throws: for a symbolic link or another kind of file standing there.

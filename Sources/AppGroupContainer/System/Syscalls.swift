@@ -301,3 +301,29 @@ func system_lock(_ fd: Int32, _ mode: Int32, wait: Bool, path: String) -> Int32 
 
 /// geteuid(2). It cannot fail, so it has no hook.
 func system_geteuid() -> uid_t { geteuid() }
+
+/// agc_rename_noreplace (CAppGroupSys): renameat2(RENAME_NOREPLACE) within one
+/// directory. A plan sees it as `renameat`.
+func system_renameat_noreplace(_ directory: Int32, _ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.renameat, path) { return injected(code, -1) }
+    #endif
+    return agc_rename_noreplace(directory, from, to)
+}
+
+/// linkat(2) within one directory, never following a link at `from`. A plan sees it as `link`.
+func system_linkat(_ directory: Int32, _ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.link, path) { return injected(code, -1) }
+    #endif
+    return linkat(directory, from, directory, to, 0)
+}
+
+/// pread(2). A plan sees it as `read`.
+func system_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t, path: String) -> Int {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.read, path) { return injected(code, -1) }
+    #endif
+    return pread(fd, buffer, count, offset)
+}
+

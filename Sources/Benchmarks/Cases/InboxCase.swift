@@ -34,6 +34,9 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     let seconds = (try appFields.required("end_ns") - Double(start)) / 1e9
     let rate = Double(total) / seconds
     let floor = (floorBefore + (try floorRate(run, total: total, processes: extensions))) / 2
+    // Reported beside it: the same publications numbered under one lock, as an
+    // ordered queue must number them (issue 14, part 5).
+    let numberedFloor = try floorRate(run, total: total, processes: extensions, numbered: true)
 
     var endToEnd = Sample(name: "\(total) items, durable: launch of the extensions to the app's last delivery",
                           value: rate, unit: "items_per_s")
@@ -44,6 +47,9 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     result.samples.append(Sample(name: "floor: \(total) bare durable publications, \(extensions) processes", value: floor, unit: "items_per_s"))
     result.ratios.append(Ratio("end to end, items per second (durable)", rate, atLeast: 2000))
     result.ratios.append(Ratio("end-to-end rate / floor rate", rate / floor, atLeast: 0.95))
+    result.samples.append(Sample(name: "numbered floor: the same, numbered under one lock", value: numberedFloor, unit: "items_per_s"))
+    result.ratios.append(Ratio(report: "numbered floor rate / floor rate", numberedFloor / floor))
+    result.ratios.append(Ratio(report: "end-to-end rate / numbered floor rate", rate / numberedFloor))
 
     // Memory: the app drains a standing backlog (filled here, not durably: only the
     // app's memory matters) of a tenth of the items, then of all of them.
@@ -80,11 +86,12 @@ private func share(_ total: Int, of processes: Int, _ k: Int) -> Int {
 /// Items per second of `total` bare durable publications (create, write, fsync,
 /// rename, fsync the directory: the least a durable enqueue does) by `processes`
 /// processes at once, with no drainer.
-private func floorRate(_ run: BenchmarkRun, total: Int, processes: Int) throws -> Double {
-    let directory = try run.scratch("inbox-floor")
+/// With `numbered`, each publication is numbered under one lock (`floor-publish-numbered`).
+private func floorRate(_ run: BenchmarkRun, total: Int, processes: Int, numbered: Bool = false) throws -> Double {
+    let directory = try run.scratch(numbered ? "inbox-floor-numbered" : "inbox-floor")
     let start = now()
     let children = try (0..<processes).map { k in
-        try run.spawnSelf(["child", "floor-publish", "--dir", directory.path, "--tag", String(k),
+        try run.spawnSelf(["child", numbered ? "floor-publish-numbered" : "floor-publish", "--dir", directory.path, "--tag", String(k),
                            "--count", String(share(total, of: processes, k))])
     }
     var end = 0.0
@@ -136,13 +143,16 @@ func inboxDrainChild(_ options: Options) throws {
 
 /// Child role: `floor-publish --dir D --tag T --count N`: N bare durable
 /// publications of a 200-byte file into D (the inbox case's floor). Prints `end_ns=...`.
-func floorPublishChild(_ options: Options) throws {
+/// `floor-publish-numbered`: the same, numbered under an OFD lock on `D/.counter`
+/// (``Floor/publishDurable(_:staging:directory:name:counterFD:)``).
+func floorPublishChild(_ options: Options, numbered: Bool = false) throws {
     let directory = try options.string("dir")
     let tag = try options.string("tag")
     let staging = directory + "/.staging-\(tag)"
     let data = [UInt8](repeating: UInt8(ascii: "x"), count: 200)
+    let counter = numbered ? Floor.openLockFile(directory + "/.counter") : nil
     for i in 0..<(try options.int("count")) {
-        Floor.publishDurable(data, staging: staging, directory: directory, name: "\(tag)-\(i)")
+        Floor.publishDurable(data, staging: staging, directory: directory, name: "\(tag)-\(i)", counterFD: counter)
     }
     print("end_ns=\(now())")
 }

@@ -26,4 +26,10 @@ int agc_lock_uses_ofd(void);
 /// the kernel (or a seccomp filter) lacks openat2, and elsewhere than Linux.
 int agc_open_beneath(int directory, const char *path, int flags);
 
+/// renameat2(directory, from, directory, to, RENAME_NOREPLACE): gives `from` the
+/// name `to` in one step, failing with EEXIST when `to` exists (rename(2) would
+/// replace it). -1 with EINVAL or ENOSYS where the file system or the kernel
+/// cannot (the caller falls back to link and unlink).
+int agc_rename_noreplace(int directory, const char *from, const char *to);
+
 #endif

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+// What a queue that publishes files into a directory needs (the share inbox): a
+// file created under a private name, then given its public name in one step that
+// never replaces anything, with every name resolved against the directory's
+// descriptor, so one walk from the container root serves a whole publication.
+extension DirectoryHandle {
+    /// Opens the subdirectory `name` without following a link, checked as ``open(_:)``
+    /// checks (this user's, mode 0700).
+    /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` for a link or a
+    ///   non-directory standing there; file-system errors (ENOENT when missing).
+    package func openDirectory(_ name: String) throws -> DirectoryHandle {
+        let path = pathOf(name)
+        let fd: Int32
+        do {
+            fd = try Sys.open(at: self.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: path)
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP || code == .ENOTDIR {
+            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link or a file stands where a directory belongs; it was not followed and nothing was written. Remove it")
+        }
+        return try Self.checked(DirectoryHandle(ContainedDirectory(fd: fd, path: path)))
+    }
+
+    /// Creates a new file named `prefix` + `<pid>-<random>` (mode 0600 whatever the
+    /// umask) and returns its name and the file, open to write.
+    package func createUniqueFile(prefix: String) throws -> (name: String, file: OpenFile) {
+        while true {
+            let name = prefix + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let path = pathOf(name)
+            do {
+                let fd = try Sys.open(at: self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode, path: path)
+                // O_CREAT applied the umask.
+                try? Sys.fchmod(fd, Sys.fileMode, path: path)
+                return (name, OpenFile(fd: fd, path: path, size: 0))
+            } catch AppGroupError.systemCall(_, _, let code) where code == .EEXIST {
+                continue
+            }
+        }
+    }
+
+    /// Opens the regular file `name` to read and write, creating it (0600) when
+    /// missing, as ``OpenFile/openOrCreate(_:)`` does by path.
+    package func openOrCreateFile(_ name: String) throws -> OpenFile {
+        let path = pathOf(name)
+        return try OpenFile.checked(Sys.open(at: fd, name, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode, path: path), path: path, restoringMode: true)
+    }
+
+    /// Gives the entry `from` the name `to` in this directory in one step, never
+    /// replacing what is there: renameat2 with RENAME_NOREPLACE, or, where the file
+    /// system cannot, linkat then unlinkat (a file only). Throws an error for which
+    /// ``FileOperations/isNameTaken(_:)`` is true when `to` is in use, and one for
+    /// which ``FileOperations/isMissing(_:)`` is true when `from` is gone.
+    package func moveWithoutReplacing(_ from: String, to: String) throws {
+        let path = pathOf(to)
+        switch nothingOrErrno(retryOnInterrupt: true, { system_renameat_noreplace(fd, from, to, path: path) }) {
+        case .success:
+            return
+        case .failure(let code) where code == .EINVAL || code == .ENOSYS || code.rawValue == EOPNOTSUPP:
+            try nothingOrErrno(retryOnInterrupt: true) { system_linkat(fd, from, to, path: path) }.get("linkat", path)
+            try Sys.unlink(at: fd, from, path: pathOf(from))
+        case .failure(let code):
+            throw AppGroupError.systemCall(operation: "renameat2", path: path, errno: code)
+        }
+    }
+
+    /// fsync(2) of this directory after `changed` got its name in it: a failure is
+    /// then ``AppGroupError/notDurable(path:operation:errno:)``, never an error that
+    /// would let a caller believe nothing changed.
+    package func sync(afterChanging changed: String) throws {
+        try AtomicFile.syncDirectory(directory, afterChanging: changed)
+    }
+}
+
+extension OpenFile {
+    /// Up to `count` bytes from the start of the file, in one pread(2): the whole
+    /// of a shorter file that nobody writes meanwhile (a short read of a regular
+    /// file is its end). Empty on an error.
+    package func readStart(upTo count: Int) -> Data {
+        var data = Data(count: count)
+        let n = data.withUnsafeMutableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            return (try? valueOrErrno(retryOnInterrupt: true) { system_pread(fd, base, raw.count, 0, path: path) }.get("pread", path)) ?? 0
+        }
+        data.count = max(n, 0)
+        return data
+    }
+
+    /// Takes an exclusive lock owned by this open file description (released when
+    /// the descriptor is closed, by the process's death too) if
+    /// no one holds one, without waiting; false when it is held (or cannot be taken).
+    package func tryLockExclusively() -> Bool {
+        while true {
+            guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
+            if code != .EINTR { return false }
+        }
+    }
+
+    /// How many names the file has now (0 once it was unlinked).
+    package func linkCount() throws -> Int { Int(try Sys.fstat(fd, path: path).st_nlink) }
+
+    /// Opens the regular file at `path` to write, never following a link and never
+    /// blocking on a FIFO, without creating it: for taking its lock.
+    package static func openExisting(_ path: String) throws -> OpenFile {
+        try checked(Sys.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK), path: path)
+    }
+}
