@@ -1,0 +1,52 @@
+import AppGroupTesting
+import Foundation
+
+/// The Notes targets as the tests run them, each identity read from the
+/// target's own `.entitlements` file, as Xcode signs it.
+struct NotesTargets {
+    static let teamIdentifier = "A1B2C3D4E5"
+    /// The example package's folder (this file is Tests/NotesTests/NotesTargets.swift).
+    static let packageDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let app: SimulatedTarget
+    let shareExtension: SimulatedTarget
+    let widget: SimulatedTarget
+    /// The share extension as it is when its target never joined the group.
+    let shareExtensionWithoutGroup: SimulatedTarget
+
+    init() throws {
+        app = try Self.target("NotesApp", .app, "Sources/NotesApp/NotesApp.entitlements", "ai.systenics.notes")
+        shareExtension = try Self.target("NotesShareExtension", .shareExtension,
+                                         "Sources/NotesShareExtension/NotesShareExtension.entitlements", "ai.systenics.notes.share")
+        widget = try Self.target("NotesWidget", .widget, "Sources/NotesWidget/NotesWidget.entitlements", "ai.systenics.notes.widget")
+        shareExtensionWithoutGroup = try Self.target("NotesShareExtensionWithoutGroup", .shareExtension,
+                                                     "Tests/NotesTests/Fixtures/NotesShareExtensionWithoutGroup.entitlements",
+                                                     "ai.systenics.notes.share")
+    }
+
+    private static func target(_ name: String, _ kind: SimulatedTarget.Kind, _ file: String, _ bundleIdentifier: String) throws -> SimulatedTarget {
+        try SimulatedTarget(name: name, kind: kind, entitlementsFile: packageDirectory.appendingPathComponent(file),
+                            teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+    }
+}
+
+/// The host executable of each target, built beside the test bundle because the
+/// test target depends on it.
+enum Host: String {
+    case app = "NotesApp"
+    case shareExtension = "NotesShareExtension"
+    case widget = "NotesWidget"
+}
+
+extension SimulatedDevice {
+    /// Runs `host` as `target` on this device and waits for it to end.
+    func spawn(_ host: Host, _ arguments: [String], as target: SimulatedTarget) throws -> ProcessOutcome {
+        try spawn(SimulatedDevice.requireBuiltExecutable(named: host.rawValue), arguments, as: target, timeout: 60)
+    }
+
+    /// Starts `host` as `target` on this device and returns while it runs.
+    func launch(_ host: Host, _ arguments: [String], as target: SimulatedTarget) throws -> LaunchedProcess {
+        try launch(SimulatedDevice.requireBuiltExecutable(named: host.rawValue), arguments, as: target)
+    }
+}
