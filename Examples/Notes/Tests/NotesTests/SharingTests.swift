@@ -6,7 +6,11 @@ import Testing
 /// The share flow with real processes (Swift Testing): the share extension
 /// writes, the app receives, whether it runs at the time or not.
 @Suite struct SharingTests {
-    let notes = try! NotesTargets()
+    let notes: NotesTargets
+
+    init() throws {
+        notes = try NotesTargets()
+    }
 
     @Test func theRunningAppReceivesAShareAsItArrives() throws {
         let device = try SimulatedDevice(name: "Notes")
@@ -20,7 +24,9 @@ import Testing
         let share = try device.spawn(.shareExtension, ["share", "https://example.com/article"], as: notes.shareExtension)
         #expect(share.succeeded, "\(share.standardError)")
 
-        #expect(app.waitForLine("received https://example.com/article", timeout: 30), "app output: \(app.standardOutput) \(app.standardError)")
+        let received = app.waitForLine("received https://example.com/article", timeout: 30)
+        if !received { app.kill() } // it would wait forever
+        #expect(received, "app output: \(app.standardOutput) \(app.standardError)")
         let end = app.wait(timeout: 30)
         #expect(end.succeeded, "\(end.standardError)")
     }
@@ -47,7 +53,7 @@ import Testing
     @Test func sharesFromExtensionsRunningAtOnceAreAllKept() throws {
         let device = try SimulatedDevice(name: "Notes")
         defer { device.remove() }
-        let urls = (1...6).map { "https://example.com/\($0)" }
+        let urls = (1...12).map { "https://example.com/\($0)" }
         // All started before any is waited for: their read-modify-writes of the
         // queue file overlap unless coordination serialises them.
         let shares = try urls.map { try device.launch(.shareExtension, ["share", $0], as: notes.shareExtension) }
