@@ -37,6 +37,7 @@ final class SharedDataXCTests: XCTestCase {
         // own value back, and the app sees neither the setting nor the share.
         let remembered = try device.spawn(.shareExtension, ["last-shared"], as: notes.shareExtensionWithoutGroup)
         XCTAssertEqual(remembered.outputLines, ["last shared https://example.com/nowhere"])
+        XCTAssertEqual(try notes.app.run(on: device) { try ShareQueue().peek() }, [])
         let launch = try device.spawn(.app, ["launch"], as: notes.app)
         XCTAssertTrue(launch.succeeded, launch.standardError)
         XCTAssertEqual(launch.outputLines, ["notes 0", "last shared none"])

@@ -12,23 +12,28 @@ import Testing
         notes = try NotesTargets()
     }
 
-    @Test func theRunningAppReceivesAShareAsItArrives() throws {
+    @Test func theRunningAppReceivesSharesAsTheyArrive() throws {
         let device = try SimulatedDevice(name: "Notes")
         defer { device.remove() }
-        let app = try device.launch(.app, ["run", "--count", "1"], as: notes.app)
+        let urls = (1...4).map { "https://example.com/article/\($0)" }
+        let app = try device.launch(.app, ["run", "--count", "\(urls.count)"], as: notes.app)
         defer { app.kill() }
         // Ready means the queue was read once and is watched: what arrives now
         // reaches the app only through its file presenter.
         try #require(app.waitForLine("ready", timeout: 30), "the app did not start: \(app.standardError)")
 
-        let share = try device.spawn(.shareExtension, ["share", "https://example.com/article"], as: notes.shareExtension)
-        #expect(share.succeeded, "\(share.standardError)")
+        // Four extensions at once, while the app takes from the same queue.
+        let shares = try urls.map { try device.launch(.shareExtension, ["share", $0], as: notes.shareExtension) }
+        for share in shares {
+            let end = share.wait(timeout: 60)
+            #expect(end.succeeded, "\(end.standardError)")
+        }
 
-        let received = app.waitForLine("received https://example.com/article", timeout: 30)
-        if !received { app.kill() } // it would wait forever
-        #expect(received, "app output: \(app.standardOutput) \(app.standardError)")
+        // The app exits by itself once it has received four notes.
         let end = app.wait(timeout: 30)
-        #expect(end.succeeded, "\(end.standardError)")
+        #expect(end.succeeded && !end.timedOut, "\(end.standardError)")
+        #expect(Set(end.outputLines) == Set(["ready"] + urls.map { "received \($0)" }))
+        #expect(end.outputLines.count == urls.count + 1)
     }
 
     @Test func sharesMadeWhileTheAppIsNotRunningWaitForItsLaunch() throws {
