@@ -10,6 +10,7 @@ final class SharedDataXCTests: XCTestCase {
     private var device: SimulatedDevice!
 
     override func setUpWithError() throws {
+        try XCTSkipUnless(NotesTargets.canRun, NotesTargets.whyNot)
         notes = try NotesTargets()
         device = try SimulatedDevice(name: "Notes")
     }
