@@ -1,60 +1,56 @@
 // The app's process, reduced to what the tests drive. On iOS, `launch` is what
 // the app does in `scene(_:willConnectTo:)` and `sceneWillEnterForeground`.
-//
-//   NotesApp launch            receive waiting shares, print them, exit
-//   NotesApp run --count N     stay in the foreground: print each share as it
-//                              arrives; exit after N new notes
-//   NotesApp sign-in TOKEN     publish the session token to the extensions
 import Foundation
 import NotesShared
 
-func say(_ line: String) {
-    // Unbuffered: a test waits for these lines while the app runs.
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func report(_ received: [SharedItem]) {
-    for item in received { say("received \(item.url.absoluteString)") }
-}
-
-do {
-    let arguments = Array(CommandLine.arguments.dropFirst())
+HostProcess.run("NotesApp", usage: "launch | run [--count N] | sign-in TOKEN") { arguments in
     switch arguments.first {
-    case "launch":
-        report(try NotesLibrary().receiveShares())
-        say("notes \(try NotesLibrary().notes().count)")
-        say("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
+    case "launch" where arguments.count == 1:
+        // Receive waiting shares, print them, exit.
+        let library = try NotesLibrary()
+        for item in try library.receiveShares() { HostProcess.say("received \(item.url.absoluteString)") }
+        HostProcess.say("notes \(try library.notes().count)")
+        HostProcess.say("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
     case "run":
-        let wanted = arguments.count == 3 && arguments[1] == "--count" ? Int(arguments[2]) ?? 1 : 1
-        let done = DispatchSemaphore(value: 0)
-        let total = LockedCount()
-        let receiver = try ShareReceiver { outcome in
-            switch outcome {
-            case let .success(items):
-                report(items)
-                if total.add(items.count) >= wanted { done.signal() }
-            case let .failure(error):
-                FileHandle.standardError.write(Data("NotesApp: \(error)\n".utf8))
-            }
+        // Stay in the foreground: print each share as it arrives; exit after N new notes.
+        var wanted = 1
+        if arguments.count == 3, arguments[1] == "--count" {
+            guard let count = Int(arguments[2]), count > 0 else { throw HostProcess.UsageError("--count takes a whole number above 0") }
+            wanted = count
+        } else if arguments.count != 1 {
+            throw HostProcess.UsageError()
         }
-        receiver.start()
-        say("ready")
-        done.wait()
-        receiver.stop()
+        try runInForeground(untilReceived: wanted)
     case "sign-in" where arguments.count == 2:
+        // Publish the session token to the extensions.
         try SessionStore.publish(token: arguments[1])
-        say("signed in")
+        HostProcess.say("signed in")
     default:
-        FileHandle.standardError.write(Data("usage: NotesApp launch | run [--count N] | sign-in TOKEN\n".utf8))
-        exit(64)
+        throw HostProcess.UsageError()
     }
-} catch {
-    FileHandle.standardError.write(Data("NotesApp: \(error)\n".utf8))
-    exit(1)
 }
 
-/// The number of notes received so far, from the receiver's queue.
+func runInForeground(untilReceived wanted: Int) throws {
+    let done = DispatchSemaphore(value: 0)
+    let total = LockedCount()
+    let receiver = try ShareReceiver { outcome in
+        switch outcome {
+        case let .success(items):
+            for item in items { HostProcess.say("received \(item.url.absoluteString)") }
+            if total.add(items.count) >= wanted { done.signal() }
+        case let .failure(error):
+            FileHandle.standardError.write(Data("NotesApp: \(error)\n".utf8))
+        }
+    }
+    receiver.start()
+    HostProcess.say("ready")
+    done.wait()
+    receiver.stop()
+}
+
+/// The number of notes received so far, counted on the receiver's queue.
 final class LockedCount: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
     private let lock = NSLock()
     private var value = 0
     func add(_ count: Int) -> Int { lock.withLock { value += count; return value } }

@@ -1,30 +1,21 @@
 // The share extension's process, reduced to what the tests drive. On iOS this
-// is the extension's view controller handing the share sheet's URL over.
-//
-//   NotesShareExtension share URL     queue URL for the app
-//   NotesShareExtension last-shared   print the last shared URL this target sees
-//   NotesShareExtension session       print the app's session token
+// is the extension's view controller handing over what the share sheet gave it.
 import Foundation
 import NotesShared
 
-do {
-    let arguments = Array(CommandLine.arguments.dropFirst())
+HostProcess.run("NotesShareExtension", usage: "share URL | last-shared | session") { arguments in
     switch (arguments.first, arguments.count) {
     case ("share", 2):
-        guard let url = URL(string: arguments[1]) else {
-            FileHandle.standardError.write(Data("NotesShareExtension: \(arguments[1]) is not a URL\n".utf8))
-            exit(65)
-        }
-        print("shared \(try ShareExtension.share(url).url.absoluteString)")
+        // Queue URL for the app.
+        guard let url = URL(string: arguments[1]) else { throw HostProcess.UsageError("\(arguments[1]) is not a URL") }
+        HostProcess.say("shared \(try ShareExtension.share(url).url.absoluteString)")
     case ("last-shared", 1):
-        print("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
+        // The last shared URL, as this target's defaults suite has it.
+        HostProcess.say("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
     case ("session", 1):
-        print("session \(try SessionStore.token() ?? "none")")
+        // The session token the app published.
+        HostProcess.say("session \(try SessionStore.token() ?? "none")")
     default:
-        FileHandle.standardError.write(Data("usage: NotesShareExtension share URL | last-shared | session\n".utf8))
-        exit(64)
+        throw HostProcess.UsageError()
     }
-} catch {
-    FileHandle.standardError.write(Data("NotesShareExtension: \(error)\n".utf8))
-    exit(1)
 }
