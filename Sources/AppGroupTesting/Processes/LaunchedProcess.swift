@@ -1,34 +1,6 @@
 import AppGroupContainer
 import Foundation
 
-/// How a spawned process ended and what it printed.
-public struct ProcessOutcome: Sendable, Hashable {
-    /// The exit status, or the signal number when ``signal`` is set.
-    public let status: Int32
-    /// The signal that killed it, if one did.
-    public let signal: Int32?
-    /// True when ``SimulatedDevice/spawn(_:_:as:environment:timeout:)`` killed it at its timeout.
-    public let timedOut: Bool
-    /// Everything it wrote to standard output.
-    public let standardOutput: String
-    /// Everything it wrote to standard error.
-    public let standardError: String
-
-    /// Exited by itself with status 0.
-    public var succeeded: Bool { signal == nil && status == 0 && !timedOut }
-    /// Standard output split into lines (no empty last line).
-    public var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
-}
-
-/// The executable a test asked for by name is not among the built products.
-public struct ExecutableNotBuilt: Error, CustomStringConvertible, Sendable {
-    /// The product name that was looked for.
-    public let name: String
-    public var description: String {
-        "\(name) was not found beside the test bundle (.build/<configuration>/\(name)): build it first with `swift build --build-tests`"
-    }
-}
-
 /// A running child process whose standard output and error are collected as they
 /// arrive: a test can wait for a line, signal the process, then wait for its
 /// ``ProcessOutcome``. Start one with ``SimulatedDevice/launch(_:_:as:environment:)``
@@ -37,21 +9,33 @@ public struct ExecutableNotBuilt: Error, CustomStringConvertible, Sendable {
 /// ```swift
 /// let holder = try LaunchedProcess(built: "ReliabilityProbe", arguments: ["hold", "--file", path],
 ///                                  environment: ProcessInfo.processInfo.environment)
-/// #expect(holder.waitForOutput(containing: "locked", timeout: 60))
+/// #expect(await holder.output(containing: "locked", timeout: 60))
 /// holder.kill()                              // SIGKILL
-/// let end = holder.wait(timeout: 30)
+/// let end = await holder.outcome(timeout: 30)
 /// #expect(end.signal == SIGKILL)
 /// ```
+///
+/// Every wait has two forms: a synchronous one (`wait`, `waitForLine`,
+/// `waitForOutput`, `waitForErrorLine`) that blocks the calling thread, for
+/// synchronous tests; and an asynchronous one (`outcome`, `line`, `output`,
+/// `errorLine`, `requireLine`) that suspends without holding a thread, for async
+/// tests. Use the asynchronous forms in async code: a blocked thread of Swift's
+/// cooperative pool (as small as the machine's cores) is one fewer for every
+/// other task, and a few blocked at once stall the whole test run.
 public final class LaunchedProcess: @unchecked Sendable {
     // @unchecked: `process` is only read after `exited` is set under `state`'s
     // lock; every other stored property is immutable or guarded by `state`.
     private let process: Process
-    private let state = NSCondition()
-    private var output = Data()
-    private var errorOutput = Data()
-    private var openStreams = 2
-    private var exited = false
-    private var killedAtTimeout = false
+    let state = NSCondition()
+    var output = Data()
+    var errorOutput = Data()
+    var openStreams = 2
+    var exited = false
+    var killedAtTimeout = false
+    /// Async waits in progress (see LaunchedProcess+Async.swift), resumed on changes.
+    var suspended: [UInt64: SuspendedWait] = [:]
+    var nextWait: UInt64 = 0
+    let label: ProcessLabel
 
     /// The child's process id.
     public let processIdentifier: Int32
@@ -59,13 +43,23 @@ public final class LaunchedProcess: @unchecked Sendable {
     public let executable: URL
     /// The arguments it was started with (for messages).
     public let arguments: [String]
+    /// The target it runs as (nil when started with an explicit environment or no identity).
+    public var target: SimulatedTarget? { label.target }
+    /// The directory of the device it runs on, if it was launched by one.
+    public var deviceDirectory: URL? { label.deviceDirectory }
 
     /// Starts `executable` with exactly `environment` (see
     /// ``SimulatedDevice/environment(for:extra:)`` for a target's). Standard input
     /// is `/dev/null`.
-    public init(executable: URL, arguments: [String], environment: [String: String]) throws {
+    public convenience init(executable: URL, arguments: [String], environment: [String: String]) throws {
+        try self.init(executable: executable, arguments: arguments, environment: environment,
+                      label: ProcessLabel(executable: executable, arguments: arguments, explicitEnvironment: true))
+    }
+
+    init(executable: URL, arguments: [String], environment: [String: String], label: ProcessLabel) throws {
         self.executable = executable
         self.arguments = arguments
+        self.label = label
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -77,6 +71,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         process.standardError = err
         try process.run()
         processIdentifier = process.processIdentifier
+        // Threads of their own (not the cooperative pool) read the pipes and wait
+        // for the end, so that no wait ever needs a pool thread to make progress.
         for (pipe, isError) in [(out, false), (err, true)] {
             let handle = pipe.fileHandleForReading
             let thread = Thread { [self] in
@@ -90,8 +86,7 @@ public final class LaunchedProcess: @unchecked Sendable {
                     } else {
                         output.append(chunk)
                     }
-                    state.broadcast()
-                    state.unlock()
+                    unlockAfterChange()
                     if chunk.isEmpty { return }
                 }
             }
@@ -102,8 +97,7 @@ public final class LaunchedProcess: @unchecked Sendable {
             process.waitUntilExit()
             state.lock()
             exited = true
-            state.broadcast()
-            state.unlock()
+            unlockAfterChange()
         }
         waiter.start()
     }
@@ -118,7 +112,8 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// Runs `executable` to its end and returns how it ended; it is killed
     /// (SIGKILL) after `timeout` seconds. For a helper tool such as `python3`
     /// or `chown`; use ``SimulatedDevice/spawn(_:_:as:environment:timeout:)``
-    /// to run a program as a target of a device.
+    /// to run a program as a target of a device. Blocks the calling thread:
+    /// in async code use ``run(_:_:environment:timeout:isolation:)``.
     /// - Parameter environment: exactly the child's environment (this process's by default).
     public static func run(_ executable: URL, _ arguments: [String],
                            environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -150,6 +145,7 @@ public final class LaunchedProcess: @unchecked Sendable {
 
     /// Waits until a complete output line satisfies `predicate` and returns it;
     /// nil when the process closes its output or `timeout` seconds pass first.
+    /// Blocks the calling thread: in async code use ``line(timeout:where:)``.
     @discardableResult
     public func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
         waitForOutput(timeout: timeout, stream: \.output) { data in Self.lines(data).first(where: predicate) }
@@ -157,6 +153,7 @@ public final class LaunchedProcess: @unchecked Sendable {
 
     /// Waits until standard output holds the complete line `line`; false when the
     /// process closes its output or `timeout` seconds pass first.
+    /// Blocks the calling thread: in async code use ``line(_:timeout:)``.
     @discardableResult
     public func waitForLine(_ line: String, timeout: TimeInterval = 30) -> Bool {
         waitForLine(timeout: timeout, where: { $0 == line }) != nil
@@ -164,12 +161,14 @@ public final class LaunchedProcess: @unchecked Sendable {
 
     /// Waits until standard output contains `text` anywhere (a line need not be
     /// finished); false when the process closes its output or `timeout` seconds pass first.
+    /// Blocks the calling thread: in async code use ``output(containing:timeout:)``.
     public func waitForOutput(containing text: String, timeout: TimeInterval = 30) -> Bool {
         let needle = Data(text.utf8)
         return waitForOutput(timeout: timeout, stream: \.output) { data in data.range(of: needle) == nil ? nil : text } != nil
     }
 
     /// Waits until a complete line of standard error satisfies `predicate`.
+    /// Blocks the calling thread: in async code use ``errorLine(timeout:where:)``.
     @discardableResult
     public func waitForErrorLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
         waitForOutput(timeout: timeout, stream: \.errorOutput) { data in Self.lines(data).first(where: predicate) }
@@ -199,6 +198,7 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// seconds it is killed with SIGKILL and the outcome says ``ProcessOutcome/timedOut``.
     /// Output still held open after the end by a process it started is waited
     /// for at most 10 more seconds. Safe to call again.
+    /// Blocks the calling thread: in async code use ``outcome(timeout:)``.
     @discardableResult
     public func wait(timeout: TimeInterval = 60) -> ProcessOutcome {
         var deadline = Date().addingTimeInterval(timeout)
@@ -213,16 +213,23 @@ public final class LaunchedProcess: @unchecked Sendable {
         }
         deadline = max(deadline, Date().addingTimeInterval(10))
         while openStreams > 0 && state.wait(until: deadline) {}
+        state.unlock()
+        return endedOutcome()
+    }
+
+    /// The outcome of the ended process, with the output read so far.
+    func endedOutcome() -> ProcessOutcome {
+        state.lock()
         let out = String(decoding: output, as: UTF8.self)
         let err = String(decoding: errorOutput, as: UTF8.self)
         let timedOut = killedAtTimeout
         state.unlock()
         let bySignal = process.terminationReason == .uncaughtSignal
         return ProcessOutcome(status: process.terminationStatus, signal: bySignal ? process.terminationStatus : nil,
-                              timedOut: timedOut, standardOutput: out, standardError: err)
+                              timedOut: timedOut, standardOutput: out, standardError: err, label: label)
     }
 
-    private static func lines(_ data: Data) -> [String] {
+    static func lines(_ data: Data) -> [String] {
         var parts = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         parts.removeLast() // the unfinished part after the last newline ("" when complete)
         return parts

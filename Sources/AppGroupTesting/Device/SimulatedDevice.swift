@@ -2,22 +2,28 @@ import AppGroupContainer
 import Foundation
 
 /// A temporary simulated device: a fresh container root, removed when the device
-/// is removed (or deallocated). Run code as one of its targets, or spawn an
+/// is removed (or deallocated). Run code as one of its targets, or run an
 /// executable as that target, to test what crosses between an app and its
 /// extensions with real processes and real files.
 ///
 /// ```swift
-/// let device = try SimulatedDevice()
-/// defer { device.remove() }
-/// let notes = try NotesExample()
-/// let url = try device.run(as: notes.app) { resolver in
-///     try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
+/// @Test(.simulatedDevices) func theAppSeesWhatTheExtensionShared() async throws {
+///     try await SimulatedDevice.with { device in
+///         let notes = try NotesExample()
+///         try await device.run(built: "NotesShareHost", ["--url", "https://example.com"],
+///                              as: notes.shareExtension).requireSuccess()
+///         let url = try device.run(as: notes.app) { resolver in
+///             try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
+///         }
+///         #expect(FileManager.default.fileExists(atPath: url.path))
+///     }
 /// }
-/// let share = try device.spawn(SimulatedDevice.builtExecutable(named: "ShareFlowDemo")!,
-///                              ["extension", "--group", NotesExample.groupIdentifier, "--url", "https://example.com"],
-///                              as: notes.shareExtension)
-/// #expect(share.status == 0)
 /// ```
+///
+/// Keeping a device to look at after a failure: run the tests with
+/// `APPGROUP_KEEP_DEVICE=on-failure` (or `always`; see ``KeepPolicy``). A kept
+/// device's path is printed to standard error with the `appgroup` command that
+/// inspects it. What counts as a failure: see ``hasFailed``.
 public final class SimulatedDevice: Sendable {
     /// The device's container root (what `APP_GROUP_CONTAINERS_ROOT` names in
     /// spawned processes). Containers are `<root>/<group>/`.
@@ -33,10 +39,22 @@ public final class SimulatedDevice: Sendable {
     /// ``outside``; everything in it goes with ``remove()``.
     public var directory: URL { base }
     private let base: URL
+    /// Whether the device is kept when it is removed (from `APPGROUP_KEEP_DEVICE` by default).
+    public let keepPolicy: KeepPolicy
+    let life = DeviceLife()
 
     /// Makes a fresh, empty device under the system's temporary directory.
-    /// - Parameter name: a prefix for the directory name, to recognise it.
-    public init(name: String = "SimulatedDevice") throws {
+    ///
+    /// Made inside a test that carries the ``Testing/Trait/simulatedDevices``
+    /// trait (Swift Testing) or by `XCTestCase.makeSimulatedDevice()`, the device
+    /// stays until the test ends, and then follows the test's verdict.
+    /// - Parameters:
+    ///   - name: a prefix for the directory name, to recognise it.
+    ///   - keepPolicy: what ``remove()`` does; nil reads `APPGROUP_KEEP_DEVICE`.
+    /// - Throws: ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
+    ///   value; ``AppGroupContainer/AppGroupError`` when the directory cannot be made.
+    public init(name: String = "SimulatedDevice", keepPolicy: KeepPolicy? = nil) throws {
+        self.keepPolicy = try keepPolicy ?? KeepPolicy()
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else {
@@ -50,18 +68,21 @@ public final class SimulatedDevice: Sendable {
         for directory in [root, scratch, outside] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
+        LiveDevices.add(self)
+        if let verdict = TestVerdict.current, verdict.adopt(self) { life.verdict = verdict }
     }
 
-    /// Runs `body` with a fresh device and removes the device afterwards.
+    /// Runs `body` with a fresh device and removes the device afterwards (see
+    /// ``remove()``: a device whose `body` threw counts as failed).
     public static func with<T>(name: String = "SimulatedDevice", _ body: (SimulatedDevice) throws -> T) throws -> T {
         let device = try SimulatedDevice(name: name)
         defer { device.remove() }
-        return try body(device)
-    }
-
-    /// Removes the device's directory and everything in it. Safe to call twice.
-    public func remove() {
-        try? FileManager.default.removeItem(at: base)
+        do {
+            return try body(device)
+        } catch {
+            device.recordFailure("the body of SimulatedDevice.with threw \(error)")
+            throw error
+        }
     }
 
     deinit { remove() }
@@ -141,6 +162,7 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Runs `executable` as `target` (nil: with no identity) and waits for it.
+    /// Blocks the calling thread: in async code use ``run(_:_:as:environment:timeout:isolation:)``.
     /// - Parameter timeout: seconds before the process is killed (SIGKILL) and
     ///   ``ProcessOutcome/timedOut`` is set.
     public func spawn(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
@@ -149,11 +171,41 @@ public final class SimulatedDevice: Sendable {
         return process.wait(timeout: timeout)
     }
 
+    /// Runs the executable product `name` (built beside the test bundle) as
+    /// `target` and waits for it. Blocks the calling thread: in async code use
+    /// ``run(built:_:as:environment:timeout:isolation:)``.
+    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    public func spawn(built name: String, _ arguments: [String], as target: SimulatedTarget?,
+                      environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessOutcome {
+        try spawn(builtExecutable(named: name, for: target), arguments, as: target, environment: extra, timeout: timeout)
+    }
+
     /// Starts `executable` as `target` and returns at once: read its lines as they
-    /// come, kill it, wait for it.
+    /// come, kill it, wait for it. Its messages name the target and this device.
     public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:]) throws -> LaunchedProcess {
-        try LaunchedProcess(executable: executable, arguments: arguments, environment: environment(for: target, extra: extra))
+        let label = ProcessLabel(executable: executable, arguments: arguments, target: target,
+                                 deviceDirectory: directory, explicitEnvironment: false)
+        return try LaunchedProcess(executable: executable, arguments: arguments,
+                                   environment: environment(for: target, extra: extra), label: label)
+    }
+
+    /// Starts the executable product `name` (built beside the test bundle) as `target`.
+    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    public func launch(built name: String, _ arguments: [String], as target: SimulatedTarget?,
+                       environment extra: [String: String] = [:]) throws -> LaunchedProcess {
+        try launch(builtExecutable(named: name, for: target), arguments, as: target, environment: extra)
+    }
+
+    /// ``SimulatedDevice/requireBuiltExecutable(named:)``, with an error that says
+    /// which target on this device wanted it; marks the device failed when missing.
+    func builtExecutable(named name: String, for target: SimulatedTarget?) throws -> URL {
+        guard let url = Self.builtExecutable(named: name) else {
+            let error = ExecutableNotBuilt(name: name, target: target, deviceDirectory: directory)
+            recordFailure(error.description)
+            throw error
+        }
+        return url
     }
 
     /// The executable `name` built by SwiftPM beside the running test bundle

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a device has seen of its test: failures, and the test verdict that holds it.
+final class DeviceLife: @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `lock`.
+    private let lock = NSLock()
+    private var _failures: [String] = []
+    private var _verdict: TestVerdict?
+    private var ended = false
+
+    var failures: [String] { lock.withLock { _failures } }
+    func append(_ failure: String) { lock.withLock { _failures.append(failure) } }
+
+    var verdict: TestVerdict? {
+        get { lock.withLock { _verdict } }
+        set { lock.withLock { _verdict = newValue } }
+    }
+
+    /// True the first time only: the device ends once.
+    func end() -> Bool {
+        lock.withLock {
+            defer { ended = true }
+            return !ended
+        }
+    }
+}
+
+extension SimulatedDevice {
+    /// True when something about this device's test failed. What counts:
+    /// - the body of ``with(name:_:)`` (or its async form) threw;
+    /// - an AppGroupTesting check on this device failed: ``ProcessOutcome/requireSuccess()``
+    ///   or ``LaunchedProcess/requireLine(_:timeout:)`` on a process it ran, or a
+    ///   missing executable it was asked to run (``ExecutableNotBuilt``);
+    /// - ``recordFailure(_:)`` was called;
+    /// - with Swift Testing's ``Testing/Trait/simulatedDevices`` trait, any issue the
+    ///   test recorded (a failed `#expect` or `#require`, an error it threw);
+    /// - for a device from `XCTestCase.makeSimulatedDevice()`, any failure of the test.
+    ///
+    /// Without the trait, a failed `#expect` that throws nothing is not seen:
+    /// Swift Testing tells only traits about issues.
+    public var hasFailed: Bool { !failures.isEmpty }
+
+    /// What failed, first first: this device's own failures, then the test's.
+    public var failures: [String] {
+        var all = life.failures
+        if let failure = life.verdict?.failure { all.append("the test \(life.verdict?.testName ?? "") failed: \(failure)") }
+        return all
+    }
+
+    /// Marks the device failed, so that `APPGROUP_KEEP_DEVICE=on-failure` keeps it.
+    public func recordFailure(_ description: String) {
+        life.append(description)
+    }
+
+    /// Ends the device: removes its directory and everything in it, unless
+    /// ``keepPolicy`` keeps it (`always`, or `on-failure` and ``hasFailed``); a kept
+    /// device's path and the `appgroup` command that inspects it go to standard error.
+    /// A device held by a running test's verdict (the ``Testing/Trait/simulatedDevices``
+    /// trait, `XCTestCase.makeSimulatedDevice()`) ends when the test ends instead,
+    /// once its verdict is known. Safe to call twice.
+    public func remove() {
+        if let verdict = life.verdict, verdict.isRunning { return }
+        guard life.end() else { return }
+        LiveDevices.remove(self)
+        let failures = failures
+        if keepPolicy.keeps(failed: !failures.isEmpty) {
+            announceKept(failures: failures)
+        } else {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// Straight to standard error, not through `Diagnostics.handler`: a test
+    /// process may silence diagnostics, and this line is what the user asked for.
+    private func announceKept(failures: [String]) {
+        var why = "\(KeepPolicy.environmentKey)=\(keepPolicy.rawValue)"
+        if let first = failures.first {
+            let line = first.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? first
+            why += "; \(line)"
+        }
+        let text = "AppGroupTesting: kept the simulated device at \(directory.path) (\(why))\n"
+            + "AppGroupTesting: inspect it with: appgroup list --root \(root.path)\n"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(XCTest)
+import XCTest
+
+extension XCTestCase {
+    /// A fresh simulated device for this test, ended when the test ends (after
+    /// its teardown blocks run): removed, or kept per `APPGROUP_KEEP_DEVICE` when
+    /// the test recorded a failure (a failed assertion, an error thrown by the test
+    /// method) or the device saw one (see ``SimulatedDevice/hasFailed``).
+    ///
+    /// ```swift
+    /// final class ShareTests: XCTestCase {
+    ///     func testTheAppSeesTheShare() throws {
+    ///         let device = try makeSimulatedDevice()      // no defer needed
+    ///         let notes = try NotesExample()
+    ///         try device.spawn(built: "NotesShareHost", ["--url", "https://example.com"],
+    ///                          as: notes.shareExtension).requireSuccess()
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter name: a prefix for the device's directory name.
+    /// - Throws: ``InvalidKeepPolicy`` for an unknown `APPGROUP_KEEP_DEVICE`;
+    ///   an error when the directory cannot be made.
+    public func makeSimulatedDevice(name: String = "SimulatedDevice") throws -> SimulatedDevice {
+        let verdict = TestVerdict(testName: self.name)
+        let device = try TestVerdict.$current.withValue(verdict) { try SimulatedDevice(name: name) }
+        // A teardown block runs before the test's run stops; its failure count
+        // (not `hasSucceeded`, false until the run stops) is the verdict so far.
+        addTeardownBlock { [weak self] in
+            if let run = self?.testRun, run.totalFailureCount > 0 {
+                verdict.recordFailure("\(run.totalFailureCount) failure(s) recorded")
+            }
+            verdict.finish()
+        }
+        return device
+    }
+}
+#endif
