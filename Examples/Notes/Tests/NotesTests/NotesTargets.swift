@@ -2,7 +2,10 @@ import AppGroupTesting
 import Foundation
 
 /// The Notes targets as the tests run them, each identity read from the
-/// target's own `.entitlements` file, as Xcode signs it.
+/// target's own `.entitlements` file, as Xcode signs it. Each target's host
+/// executable has the target's name (`NotesApp`, `NotesShareExtension`,
+/// `NotesWidget`): the tests start it with `device.spawn(built:)`,
+/// `device.launch(built:)` or `device.run(built:)`.
 struct NotesTargets {
     static let teamIdentifier = "A1B2C3D4E5"
 
@@ -38,25 +41,5 @@ struct NotesTargets {
     private static func target(_ name: String, _ kind: SimulatedTarget.Kind, _ file: String, _ bundleIdentifier: String) throws -> SimulatedTarget {
         try SimulatedTarget(name: name, kind: kind, entitlementsFile: packageDirectory.appendingPathComponent(file),
                             teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
-    }
-}
-
-/// The host executable of each target, built beside the test bundle because the
-/// test target depends on it.
-enum Host: String {
-    case app = "NotesApp"
-    case shareExtension = "NotesShareExtension"
-    case widget = "NotesWidget"
-}
-
-extension SimulatedDevice {
-    /// Runs `host` as `target` on this device and waits for it to end.
-    func spawn(_ host: Host, _ arguments: [String], as target: SimulatedTarget) throws -> ProcessOutcome {
-        try spawn(SimulatedDevice.requireBuiltExecutable(named: host.rawValue), arguments, as: target, timeout: 60)
-    }
-
-    /// Starts `host` as `target` on this device and returns while it runs.
-    func launch(_ host: Host, _ arguments: [String], as target: SimulatedTarget) throws -> LaunchedProcess {
-        try launch(SimulatedDevice.requireBuiltExecutable(named: host.rawValue), arguments, as: target)
     }
 }

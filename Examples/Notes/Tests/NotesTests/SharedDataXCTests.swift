@@ -5,6 +5,9 @@ import XCTest
 
 /// The group's other shared data with real processes (XCTest): a target
 /// without the group, the widget's snapshot, the keychain token.
+///
+/// `makeSimulatedDevice()` ends the device with the test, so that
+/// `APPGROUP_KEEP_DEVICE=on-failure swift test` keeps the device of a failing test.
 final class SharedDataXCTests: XCTestCase {
     private var notes: NotesTargets!
     private var device: SimulatedDevice!
@@ -12,15 +15,11 @@ final class SharedDataXCTests: XCTestCase {
     override func setUpWithError() throws {
         try XCTSkipUnless(NotesTargets.canRun, NotesTargets.whyNot)
         notes = try NotesTargets()
-        device = try SimulatedDevice(name: "Notes")
-    }
-
-    override func tearDown() {
-        device?.remove()
+        device = try makeSimulatedDevice(name: "Notes")
     }
 
     func testATargetWithoutTheGroupFailsAsOnIOS() throws {
-        // In-process: the same answers the extension's own process gets.
+        // In-process: the answers the extension's own process gets.
         try notes.shareExtensionWithoutGroup.run(on: device) {
             XCTAssertNil(FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: NotesGroup.identifier))
             XCTAssertThrowsError(try NotesGroup.containerURL()) { error in
@@ -30,46 +29,45 @@ final class SharedDataXCTests: XCTestCase {
             }
         }
 
-        let share = try device.spawn(.shareExtension, ["share", "https://example.com/nowhere"], as: notes.shareExtensionWithoutGroup)
+        let share = try device.spawn(built: "NotesShareExtension", ["share", "https://example.com/nowhere"],
+                                     as: notes.shareExtensionWithoutGroup)
         XCTAssertEqual(share.status, 1)
-        XCTAssertTrue(share.standardError.contains("No container for the App Group group.ai.systenics.notes"), share.standardError)
+        XCTAssertTrue(share.standardError.contains("No container for the App Group group.ai.systenics.notes"), "\(share)")
 
         // UserDefaults(suiteName:) gave the extension a private suite: it reads its
         // own value back, and the app sees neither the setting nor the share.
-        let remembered = try device.spawn(.shareExtension, ["last-shared"], as: notes.shareExtensionWithoutGroup)
-        XCTAssertEqual(remembered.outputLines, ["last shared https://example.com/nowhere"])
+        let remembered = try device.spawn(built: "NotesShareExtension", ["last-shared"], as: notes.shareExtensionWithoutGroup)
+        XCTAssertEqual(try remembered.requireSuccess().outputLines, ["last shared https://example.com/nowhere"])
         XCTAssertEqual(try notes.app.run(on: device) { try ShareQueue().peek() }, [])
-        let launch = try device.spawn(.app, ["launch"], as: notes.app)
-        XCTAssertTrue(launch.succeeded, launch.standardError)
+        let launch = try device.spawn(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
         XCTAssertEqual(launch.outputLines, ["notes 0", "last shared none"])
     }
 
     func testTheWidgetReadsWhatTheAppWrote() throws {
-        let before = try device.spawn(.widget, ["timeline"], as: notes.widget)
-        XCTAssertEqual(before.outputLines, ["no notes yet"], before.standardError)
+        let before = try device.spawn(built: "NotesWidget", ["timeline"], as: notes.widget).requireSuccess()
+        XCTAssertEqual(before.outputLines, ["no notes yet"])
 
         for page in 1...4 {
-            let share = try device.spawn(.shareExtension, ["share", "https://example.com/\(page)"], as: notes.shareExtension)
-            XCTAssertTrue(share.succeeded, share.standardError)
+            try device.spawn(built: "NotesShareExtension", ["share", "https://example.com/\(page)"], as: notes.shareExtension).requireSuccess()
         }
         // The widget shows what the app published, not what waits in the queue.
-        XCTAssertEqual(try device.spawn(.widget, ["timeline"], as: notes.widget).outputLines, ["no notes yet"])
+        let queued = try device.spawn(built: "NotesWidget", ["timeline"], as: notes.widget).requireSuccess()
+        XCTAssertEqual(queued.outputLines, ["no notes yet"])
 
-        let launch = try device.spawn(.app, ["launch"], as: notes.app)
-        XCTAssertTrue(launch.succeeded, launch.standardError)
-        let after = try device.spawn(.widget, ["timeline"], as: notes.widget)
+        try device.spawn(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+        let after = try device.spawn(built: "NotesWidget", ["timeline"], as: notes.widget).requireSuccess()
         XCTAssertEqual(after.outputLines, ["notes 4", "latest https://example.com/4",
-                                           "latest https://example.com/3", "latest https://example.com/2"], after.standardError)
+                                           "latest https://example.com/3", "latest https://example.com/2"])
     }
 
     func testTheExtensionReadsTheSessionTokenTheAppPublished() throws {
-        XCTAssertEqual(try device.spawn(.shareExtension, ["session"], as: notes.shareExtension).outputLines, ["session none"])
+        let none = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
+        XCTAssertEqual(none.outputLines, ["session none"])
 
         for token in ["first-token", "second-token"] {
-            let signIn = try device.spawn(.app, ["sign-in", token], as: notes.app)
-            XCTAssertTrue(signIn.succeeded, signIn.standardError)
-            let read = try device.spawn(.shareExtension, ["session"], as: notes.shareExtension)
-            XCTAssertEqual(read.outputLines, ["session \(token)"], read.standardError)
+            try device.spawn(built: "NotesApp", ["sign-in", token], as: notes.app).requireSuccess()
+            let read = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
+            XCTAssertEqual(read.outputLines, ["session \(token)"])
         }
     }
 }
