@@ -7,6 +7,7 @@ public enum HostProcess {
     public struct UsageError: Error {
         /// What was wrong, if more than "not a command".
         public var problem: String?
+        /// A usage error, with what was wrong if it says more than the usage line.
         public init(_ problem: String? = nil) { self.problem = problem }
     }
 

@@ -11,6 +11,7 @@ public enum NotesError: Error, CustomStringConvertible, LocalizedError {
     /// A keychain call returned `status`.
     case keychain(operation: String, status: Int32, message: String)
 
+    /// What went wrong, where, and what to do, in one line.
     public var description: String {
         switch self {
         case let .appGroupUnavailable(group):
@@ -20,11 +21,12 @@ public enum NotesError: Error, CustomStringConvertible, LocalizedError {
             return "\(url.path) is not a list of Notes items (\(underlying)). It was left unchanged, "
                 + "so nothing in it is lost: move it aside to start a fresh one."
         case let .coordinationFailed(url, underlying):
-            return "Coordinated access to \(url.path) failed: \(underlying)"
+            return "Coordinated access to \(url.path) failed (\(underlying)). Check that its folder exists and this user may write it."
         case let .keychain(operation, status, message):
             return "\(operation) failed with status \(status): \(message)"
         }
     }
 
+    /// ``description``, for code that shows `localizedDescription`.
     public var errorDescription: String? { description }
 }

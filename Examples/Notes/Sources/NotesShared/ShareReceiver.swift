@@ -8,7 +8,9 @@ import AppGroupContainer // NSFileCoordinator and NSFilePresenter on Linux
 /// reaches this presenter, in another process, as `presentedItemDidChange()`).
 public final class ShareReceiver: NSObject, NSFilePresenter, @unchecked Sendable {
     // @unchecked: every stored property is immutable and thread-safe to read.
+    /// The share queue's file.
     public let presentedItemURL: URL?
+    /// A serial queue: one receive at a time.
     public let presentedItemOperationQueue: OperationQueue
     private let library: NotesLibrary
     private let onReceive: @Sendable (Result<[SharedItem], any Error>) -> Void
@@ -37,6 +39,7 @@ public final class ShareReceiver: NSObject, NSFilePresenter, @unchecked Sendable
         NSFileCoordinator.removeFilePresenter(self)
     }
 
+    /// Another process (or coordinator) wrote the queue: receive what it added.
     public func presentedItemDidChange() {
         receive()
     }

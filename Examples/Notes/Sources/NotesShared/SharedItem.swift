@@ -10,6 +10,7 @@ public struct SharedItem: Codable, Sendable, Hashable {
     /// When the extension received it.
     public var sharedAt: Date
 
+    /// A new share of `url` (a fresh identifier, now).
     public init(id: UUID = UUID(), url: URL, sharedAt: Date = Date()) {
         self.id = id
         self.url = url
