@@ -72,6 +72,25 @@ struct SharingTests {
         }
     }
 
+    @Test func anAppThatDiedWhileReceivingReceivesEachShareOnce() async throws {
+        try await SimulatedDevice.with(name: "Notes") { device in
+            // The files as an app leaves them when it dies after saving its notes
+            // and before emptying the queue: the first share is in both.
+            let first = SharedItem(url: try #require(URL(string: "https://example.com/saved")))
+            let second = SharedItem(url: try #require(URL(string: "https://example.com/waiting")))
+            try await notes.app.run(on: device) { () async throws in
+                try JSONEncoder().encode([first]).write(to: NotesGroup.dataDirectory().appendingPathComponent("Notes.json"))
+                try ShareQueue().append(first)
+                try ShareQueue().append(second)
+            }
+
+            let launch = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+            #expect(launch.outputLines == ["received https://example.com/waiting", "notes 2", "last shared none"])
+            let widget = try await device.run(built: "NotesWidget", ["timeline"], as: notes.widget).requireSuccess()
+            #expect(widget.outputLines == ["notes 2", "latest https://example.com/waiting", "latest https://example.com/saved"])
+        }
+    }
+
     @Test func aDamagedQueueIsReportedAndKept() async throws {
         try await SimulatedDevice.with(name: "Notes") { device in
             // In-process, as the app: the code the hosts run, here to find the file.
