@@ -159,7 +159,14 @@ do {
         say("done")
     case "resolve":
         for group in option("group").split(separator: ",").map(String.init) {
-            guard let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
+            // On Darwin that FileManager method is Apple's own (the real group
+            // containers); the emulator's resolver, which it wraps elsewhere, answers instead.
+            #if canImport(Darwin)
+            let found = (try? ContainerResolver.current())?.containerURL(forSecurityApplicationGroupIdentifier: group)
+            #else
+            let found = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)
+            #endif
+            guard let url = found else {
                 say("nil \(group)")
                 exit(2)
             }

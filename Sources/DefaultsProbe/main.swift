@@ -32,6 +32,13 @@ func openSuite() -> SharedDefaults {
 }
 
 let command = CommandLine.arguments.dropFirst().first ?? ""
+#if canImport(Darwin)
+// On Darwin `UserDefaults` is Apple's own (the emulator's is compiled out): these
+// commands would write the user's real preferences through cfprefsd, so they refuse.
+if ["ud-set", "ud-get", "guide-extension", "guide-app", "idiom-shared"].contains(command) {
+    fail("\(command) drives UserDefaults, which on Darwin is Apple's and would write your real preferences; it runs where the emulator provides UserDefaults (Linux)", code: 69)
+}
+#endif
 do {
     switch command {
     case "increment":

@@ -1,3 +1,6 @@
+// On Darwin, SecItem and LAContext are Apple's own (the real keychain and sensor):
+// see main.swift, which refuses to run there.
+#if !canImport(Darwin)
 import Foundation
 import ProbeSupport
 import SharedKeychain
@@ -103,3 +106,4 @@ final class LockedLine: @unchecked Sendable {
     func set(_ value: String) { lock.lock(); line = value; lock.unlock() }
     func get() -> String { lock.lock(); defer { lock.unlock() }; return line }
 }
+#endif

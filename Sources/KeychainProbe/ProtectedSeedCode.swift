@@ -1,3 +1,6 @@
+// On Darwin, SecItem and LAContext are Apple's own (the real keychain and sensor):
+// see main.swift, which refuses to run there.
+#if !canImport(Darwin)
 // The platform guide's imports, unchanged: on Linux, Security and LocalAuthentication
 // are this package's modules (see Package.swift).
 import Foundation
@@ -86,3 +89,4 @@ func readProtectedSecret(account: String) throws -> String {
 
     return secret
 }
+#endif

@@ -3,6 +3,10 @@ import Foundation
 import ProbeSupport
 import SharedKeychain
 
+// On Darwin the SecItem functions are Apple's own: this probe would read and
+// write the user's real keychain, so there it only says why it does not run.
+#if !canImport(Darwin)
+
 // A helper process for the multi-process keychain tests. Its identity (entitlements),
 // root and device come from the environment (see Keychain.fromEnvironment), exactly
 // as for an app or extension process; each command does one thing and reports on
@@ -183,3 +187,6 @@ case "seed-save", "seed-read", "biometry", "evaluate":
 default:
     fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
 }
+#else
+fail("KeychainProbe drives the SecItem functions, which on Darwin are Apple's and reach your real keychain; it runs where the emulator provides them (Linux)", code: 69)
+#endif

@@ -53,8 +53,9 @@ enum Help {
         consumed. Only `create` makes a container.
 
         The container root: --root DIR, else APP_GROUP_CONTAINERS_ROOT, else
-        $XDG_DATA_HOME/AppGroupContainers, else ~/.local/share/AppGroupContainers
-        (~/Library/Group Containers on macOS).
+        $XDG_DATA_HOME/AppGroupContainers, else ~/.local/share/AppGroupContainers;
+        on macOS ~/Library/Application Support/AppGroupContainers, the emulator's own
+        folder (never the system's group containers unless --root names them).
         A suite defaults to the group's own (the one SharedDefaults(suiteName: GROUP) opens).
 
         Exit status: 0 on success; 1 when something is missing or fails (an unknown group,

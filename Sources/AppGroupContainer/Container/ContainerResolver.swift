@@ -3,7 +3,8 @@ import Foundation
 /// Maps App Group identifiers to directories, as
 /// `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` does on iOS.
 ///
-/// Layout (the readable form macOS uses under `~/Library/Group Containers`):
+/// Layout (the readable form macOS uses under its `~/Library/Group Containers`;
+/// this emulator's default root is elsewhere, see ``defaultRoot(environment:)``):
 ///
 ///     <root>/<group-id>/
 ///         Library/Caches/
@@ -58,19 +59,48 @@ public struct ContainerResolver: Sendable {
         return defaultRoot(environment: environment)
     }
 
-    /// The per-user default: `~/Library/Group Containers` on macOS;
+    /// The per-user default. On Apple's platforms
+    /// `~/Library/Application Support/AppGroupContainers`: a folder of the
+    /// emulator's own, never the system's `~/Library/Group Containers`, so that
+    /// nothing reaches the real group containers (or, through `<root>/Keychains`,
+    /// anything beside them) unless a caller names that root itself. Elsewhere
     /// `$XDG_DATA_HOME/AppGroupContainers`, else `~/.local/share/AppGroupContainers`.
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        #if os(macOS)
-        return home.appendingPathComponent("Library/Group Containers", isDirectory: true)
-        #else
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("AppGroupContainers", isDirectory: true)
+        // NSHomeDirectory, not homeDirectoryForCurrentUser: the latter does not exist on iOS.
+        defaultRoot(environment: environment, platform: .current,
+                    homeDirectory: URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true))
+    }
+
+    /// The platforms whose default roots differ.
+    package enum Platform: Sendable {
+        case darwin, other
+
+        /// The platform this code was compiled for.
+        package static var current: Platform {
+            #if canImport(Darwin)
+            .darwin
+            #else
+            .other
+            #endif
         }
-        return home.appendingPathComponent(".local/share/AppGroupContainers", isDirectory: true)
-        #endif
+    }
+
+    /// ``defaultRoot(environment:)`` for `platform`, a pure function of its
+    /// arguments so that the Darwin branch is tested on Linux too.
+    /// - Parameter homeDirectory: the home used when `HOME` is unset.
+    package static func defaultRoot(environment: [String: String], platform: Platform, homeDirectory: URL) -> URL {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) } ?? homeDirectory
+        switch platform {
+        case .darwin:
+            // Not XDG_DATA_HOME: macOS does not use it, and a value inherited from
+            // another tool must not move the emulator's data.
+            return home.appendingPathComponent("Library/Application Support/AppGroupContainers", isDirectory: true)
+        case .other:
+            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+                return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("AppGroupContainers", isDirectory: true)
+            }
+            return home.appendingPathComponent(".local/share/AppGroupContainers", isDirectory: true)
+        }
     }
 
     /// The group's container, created on first use; nil when the identity is not

@@ -31,8 +31,14 @@ extension SimulatedDevice {
     /// Runs `executable` as `target` (nil: with no identity) to its end, suspending
     /// rather than blocking: the asynchronous form of ``spawn(_:_:as:environment:timeout:)``.
     /// Chain ``ProcessOutcome/requireSuccess()`` to throw when it fails.
-    /// - Parameter timeout: seconds before the process is killed (SIGKILL) and
-    ///   ``ProcessOutcome/timedOut`` is set.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments.
+    ///   - target: who it runs as; nil for no identity.
+    ///   - extra: variables added to its environment, after the target's.
+    ///   - timeout: seconds before the process is killed (SIGKILL) and
+    ///     ``ProcessOutcome/timedOut`` is set.
+    ///   - isolation: the caller's actor, inherited.
     public func run(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                     environment extra: [String: String] = [:], timeout: TimeInterval = 60,
                     isolation: isolated (any Actor)? = #isolation) async throws -> ProcessOutcome {

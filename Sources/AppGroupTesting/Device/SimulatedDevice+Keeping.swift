@@ -8,17 +8,17 @@ final class DeviceLife: @unchecked Sendable {
     private var _verdict: TestVerdict?
     private var ended = false
 
-    var failures: [String] { lock.withLock { _failures } }
-    func append(_ failure: String) { lock.withLock { _failures.append(failure) } }
+    var failures: [String] { locking(lock) { _failures } }
+    func append(_ failure: String) { locking(lock) { _failures.append(failure) } }
 
     var verdict: TestVerdict? {
-        get { lock.withLock { _verdict } }
-        set { lock.withLock { _verdict = newValue } }
+        get { locking(lock) { _verdict } }
+        set { locking(lock) { _verdict = newValue } }
     }
 
     /// True the first time only: the device ends once.
     func end() -> Bool {
-        lock.withLock {
+        locking(lock) {
             defer { ended = true }
             return !ended
         }
@@ -32,7 +32,7 @@ extension SimulatedDevice {
     ///   or ``LaunchedProcess/requireLine(_:timeout:)`` on a process it ran, or a
     ///   missing executable it was asked to run (``ExecutableNotBuilt``);
     /// - ``recordFailure(_:)`` was called;
-    /// - with Swift Testing's ``Testing/Trait/simulatedDevices`` trait, any issue the
+    /// - with Swift Testing's `.simulatedDevices` trait (``SimulatedDevicesTrait``), any issue the
     ///   test recorded (a failed `#expect` or `#require`, an error it threw);
     /// - for a device from `XCTestCase.makeSimulatedDevice()`, any failure of the test.
     ///
@@ -55,7 +55,7 @@ extension SimulatedDevice {
     /// Ends the device: removes its directory and everything in it, unless
     /// ``keepPolicy`` keeps it (`always`, or `on-failure` and ``hasFailed``); a kept
     /// device's path and the `appgroup` command that inspects it go to standard error.
-    /// A device held by a running test's verdict (the ``Testing/Trait/simulatedDevices``
+    /// A device held by a running test's verdict (the `.simulatedDevices` (``SimulatedDevicesTrait``)
     /// trait, `XCTestCase.makeSimulatedDevice()`) ends when the test ends instead,
     /// once its verdict is known. Safe to call twice.
     public func remove() {

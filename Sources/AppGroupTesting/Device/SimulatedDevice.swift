@@ -45,15 +45,17 @@ public final class SimulatedDevice: Sendable {
 
     /// Makes a fresh, empty device under the system's temporary directory.
     ///
-    /// Made inside a test that carries the ``Testing/Trait/simulatedDevices``
+    /// Made inside a test that carries the `.simulatedDevices` (``SimulatedDevicesTrait``)
     /// trait (Swift Testing) or by `XCTestCase.makeSimulatedDevice()`, the device
     /// stays until the test ends, and then follows the test's verdict.
     /// - Parameters:
     ///   - name: a prefix for the directory name, to recognise it.
     ///   - keepPolicy: what ``remove()`` does; nil reads `APPGROUP_KEEP_DEVICE`.
-    /// - Throws: ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
-    ///   value; ``AppGroupContainer/AppGroupError`` when the directory cannot be made.
+    /// - Throws: ``InvalidDeviceName`` for a name that is not one short file name;
+    ///   ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
+    ///   value; `AppGroupError` when the directory cannot be made.
     public init(name: String = "SimulatedDevice", keepPolicy: KeepPolicy? = nil) throws {
+        if let problem = InvalidDeviceName.problem(with: name) { throw InvalidDeviceName(name: name, problem: problem) }
         self.keepPolicy = try keepPolicy ?? KeepPolicy()
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
         var bytes = Array(template.utf8CString)
@@ -140,7 +142,7 @@ public final class SimulatedDevice: Sendable {
 
     /// The environment that makes a child process `target` on this device: the
     /// parent's environment, then the target's identity
-    /// (``AppGroupContainer/Entitlements/environment``) and `APP_GROUP_CONTAINERS_ROOT`,
+    /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
         environment(identity: target?.entitlements, extra: extra)
@@ -163,8 +165,13 @@ public final class SimulatedDevice: Sendable {
 
     /// Runs `executable` as `target` (nil: with no identity) and waits for it.
     /// Blocks the calling thread: in async code use ``run(_:_:as:environment:timeout:isolation:)``.
-    /// - Parameter timeout: seconds before the process is killed (SIGKILL) and
-    ///   ``ProcessOutcome/timedOut`` is set.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments.
+    ///   - target: who it runs as; nil for no identity.
+    ///   - extra: variables added to its environment, after the target's.
+    ///   - timeout: seconds before the process is killed (SIGKILL) and
+    ///     ``ProcessOutcome/timedOut`` is set.
     public func spawn(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                       environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessOutcome {
         let process = try launch(executable, arguments, as: target, environment: extra)

@@ -28,7 +28,7 @@ public struct SimulatedTarget: Sendable, Hashable {
     }
 
     /// A target built in code.
-    /// - Throws: ``AppGroupError`` for an invalid Team ID, bundle id or group.
+    /// - Throws: `AppGroupError` for an invalid Team ID, bundle id or group.
     public init(name: String, kind: Kind, teamIdentifier: String, bundleIdentifier: String,
                 applicationGroups: [String] = [], keychainAccessGroups: [String] = []) throws {
         self.init(name: name, kind: kind,
@@ -37,7 +37,7 @@ public struct SimulatedTarget: Sendable, Hashable {
     }
 
     /// A target whose identity comes from an Xcode `.entitlements` file.
-    /// - Throws: ``AppGroupError/invalidEntitlements(source:key:problem:)`` naming the file.
+    /// - Throws: `AppGroupError.invalidEntitlements(source:key:problem:)` naming the file.
     public init(name: String, kind: Kind, entitlementsFile: URL, teamIdentifier: String, bundleIdentifier: String) throws {
         self.init(name: name, kind: kind,
                   entitlements: try Entitlements(contentsOf: entitlementsFile, teamIdentifier: teamIdentifier,
@@ -60,15 +60,18 @@ extension SimulatedTarget {
     /// try notes.app.run(on: device) { #expect(try loadDrafts() == [shared]) }
     /// ```
     ///
-    /// The model (``IdentityScope``): the binding is process-wide, so only one target
+    /// The model (`IdentityScope`): the binding is process-wide, so only one target
     /// runs at a time; a run on another task or thread waits for the current one to
     /// end (concurrent tests serialise rather than see each other's identity). A run
     /// nested on the same task replaces the outer target until it ends. Work still
     /// running after `body` returns sees whatever is bound then: wait for it inside.
     /// Real processes (``SimulatedDevice/spawn(_:_:as:environment:timeout:)``) remain
     /// the way to test real concurrency between targets.
-    /// - Parameter environment: extra variables the scope shows, for example
-    ///   `APP_GROUP_KEYCHAIN_DEVICE` to choose the keychain device (default `default`).
+    /// - Parameters:
+    ///   - device: the device whose root the code sees.
+    ///   - environment: extra variables the scope shows, for example
+    ///     `APP_GROUP_KEYCHAIN_DEVICE` to choose the keychain device (default `default`).
+    ///   - body: the code to run as this target.
     public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:], _ body: () throws -> T) rethrows -> T {
         try device.scope(for: self, environment: environment).run(body)
     }

@@ -1,4 +1,5 @@
-#if canImport(Testing)
+// Issue-handling traits (compactMapIssues) arrived in Swift 6.2's Swift Testing.
+#if canImport(Testing) && compiler(>=6.2)
 import Testing
 
 /// A Swift Testing trait that lets the simulated devices made in a test learn the

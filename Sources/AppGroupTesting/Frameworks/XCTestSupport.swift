@@ -18,20 +18,27 @@ extension XCTestCase {
     /// }
     /// ```
     /// - Parameter name: a prefix for the device's directory name.
-    /// - Throws: ``InvalidKeepPolicy`` for an unknown `APPGROUP_KEEP_DEVICE`;
-    ///   an error when the directory cannot be made.
+    /// - Throws: ``InvalidDeviceName`` for an unusable name; ``InvalidKeepPolicy``
+    ///   for an unknown `APPGROUP_KEEP_DEVICE`; an error when the directory cannot be made.
     public func makeSimulatedDevice(name: String = "SimulatedDevice") throws -> SimulatedDevice {
         let verdict = TestVerdict(testName: self.name)
         let device = try TestVerdict.$current.withValue(verdict) { try SimulatedDevice(name: name) }
         // A teardown block runs before the test's run stops; its failure count
         // (not `hasSucceeded`, false until the run stops) is the verdict so far.
-        addTeardownBlock { [weak self] in
-            if let run = self?.testRun, run.totalFailureCount > 0 {
+        let testCase = WeakTestCase(testCase: self)
+        addTeardownBlock {
+            if let run = testCase.testCase?.testRun, run.totalFailureCount > 0 {
                 verdict.recordFailure("\(run.totalFailureCount) failure(s) recorded")
             }
             verdict.finish()
         }
         return device
     }
+}
+
+/// The test case, for a teardown block that an XCTest version may require to be
+/// `@Sendable`: the block runs on the test's own thread, after the test method.
+private struct WeakTestCase: @unchecked Sendable {
+    weak var testCase: XCTestCase?
 }
 #endif

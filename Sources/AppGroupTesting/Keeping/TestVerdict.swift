@@ -1,7 +1,7 @@
 import Foundation
 
 /// The verdict of one running test, which the devices made during it wait for
-/// before they are kept or removed. Swift Testing's ``Testing/Trait/simulatedDevices``
+/// before they are kept or removed. Swift Testing's `.simulatedDevices` (``SimulatedDevicesTrait``)
 /// trait and XCTest's `makeSimulatedDevice()` make one; without either, a device
 /// judges by what it saw itself (``SimulatedDevice/hasFailed``).
 final class TestVerdict: @unchecked Sendable {
@@ -22,18 +22,18 @@ final class TestVerdict: @unchecked Sendable {
 
     /// Notes that the test failed (the first description is the one reported).
     func recordFailure(_ description: String) {
-        lock.withLock { if firstFailure == nil { firstFailure = description } }
+        locking(lock) { if firstFailure == nil { firstFailure = description } }
     }
 
     /// The first failure recorded, nil while the test has not failed.
-    var failure: String? { lock.withLock { firstFailure } }
+    var failure: String? { locking(lock) { firstFailure } }
 
     /// True until ``finish()``.
-    var isRunning: Bool { lock.withLock { running } }
+    var isRunning: Bool { locking(lock) { running } }
 
     /// Holds `device` until the test ends; false when it has already ended.
     func adopt(_ device: SimulatedDevice) -> Bool {
-        lock.withLock {
+        locking(lock) {
             guard running else { return false }
             devices.append(device)
             return true
@@ -42,7 +42,7 @@ final class TestVerdict: @unchecked Sendable {
 
     /// The test has ended: each device it held is now kept or removed.
     func finish() {
-        let held = lock.withLock {
+        let held = locking(lock) {
             running = false
             defer { devices = [] }
             return devices
@@ -63,17 +63,25 @@ enum LiveDevices {
     nonisolated(unsafe) private static var byPath: [String: Weak] = [:] // guarded by `lock`
 
     static func add(_ device: SimulatedDevice) {
-        lock.withLock { byPath[device.directory.path] = Weak(device) }
+        locking(lock) { byPath[device.directory.path] = Weak(device) }
     }
 
     static func remove(_ device: SimulatedDevice) {
-        lock.withLock { _ = byPath.removeValue(forKey: device.directory.path) }
+        locking(lock) { _ = byPath.removeValue(forKey: device.directory.path) }
     }
 
     /// Marks the device at `directory` (if it is alive) failed.
     static func recordFailure(_ description: String, onDeviceAt directory: URL?) {
         guard let directory else { return }
-        let device = lock.withLock { byPath[directory.path]?.device }
+        let device = locking(lock) { byPath[directory.path]?.device }
         device?.recordFailure(description)
     }
+}
+
+/// `lock.withLock(body)`, which Apple's Foundation offers only from macOS 14
+/// (the package supports macOS 13).
+func locking<R>(_ lock: NSLock, _ body: () throws -> R) rethrows -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
 }

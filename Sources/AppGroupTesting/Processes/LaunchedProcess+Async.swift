@@ -19,13 +19,16 @@ extension LaunchedProcess {
     /// Waits, suspending, for the process to end and its output to be read; after
     /// `timeout` seconds it is killed with SIGKILL and the outcome says
     /// ``ProcessOutcome/timedOut``. The asynchronous form of ``wait(timeout:)``
-    /// (the same rules), which never blocks a thread.
+    /// (the same rules), which never blocks a thread. Cancelling the waiting task
+    /// kills the process (SIGKILL) and returns once it has ended.
     @discardableResult
     public func outcome(timeout: TimeInterval = 60) async -> ProcessOutcome {
         await suspend(timeout: timeout) { $0.exited }
-        killAtTimeout()
-        await suspend(timeout: nil) { $0.exited } // after SIGKILL the end is near
-        await suspend(timeout: 10) { $0.openStreams == 0 }
+        killUnlessEnded(atTimeout: !Task.isCancelled)
+        // An outcome exists only once the process has ended: these waits ignore
+        // cancellation (after SIGKILL the end is near).
+        await suspend(timeout: nil, cancellable: false) { $0.exited }
+        await suspend(timeout: 10, cancellable: false) { $0.openStreams == 0 }
         return endedOutcome()
     }
 
@@ -90,12 +93,13 @@ extension LaunchedProcess {
 
     // MARK: The machinery
 
-    /// The deadline passed: kill it unless it has ended meanwhile.
-    private func killAtTimeout() {
+    /// The wait for the end is over (its deadline passed, or its task was
+    /// cancelled): kill the process unless it has ended meanwhile.
+    private func killUnlessEnded(atTimeout: Bool) {
         state.lock()
         defer { state.unlock() }
         if !exited {
-            killedAtTimeout = true
+            if atTimeout { killedAtTimeout = true }
             _ = Foundation.kill(processIdentifier, SIGKILL)
         }
     }
@@ -122,30 +126,36 @@ extension LaunchedProcess {
     }
 
     /// Suspends until `isDone` holds (read under the lock), `timeout` seconds pass
-    /// (nil: no deadline) or the task is cancelled. The caller reads the state afterwards.
-    func suspend(timeout: TimeInterval?, until isDone: @escaping (LaunchedProcess) -> Bool) async {
+    /// (nil: no deadline) or, when `cancellable`, the task is cancelled. The caller
+    /// reads the state afterwards.
+    func suspend(timeout: TimeInterval?, cancellable: Bool = true, until isDone: @escaping (LaunchedProcess) -> Bool) async {
         let id = locked { process -> UInt64 in
             process.nextWait += 1
             process.suspended[process.nextWait] = .starting
             return process.nextWait
         }
+        guard cancellable else { return await register(id, timeout: timeout, isDone) }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                state.lock()
-                if isDone(self) || suspended[id].map({ if case .endedEarly = $0 { true } else { false } }) == true {
-                    suspended[id] = nil
-                    state.unlock()
-                    continuation.resume()
-                    return
-                }
-                suspended[id] = .waiting(isDone: isDone, continuation: continuation)
-                state.unlock()
-                if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) { [self] in end(id) }
-                }
-            }
+            await register(id, timeout: timeout, isDone)
         } onCancel: {
             end(id)
+        }
+    }
+
+    private func register(_ id: UInt64, timeout: TimeInterval?, _ isDone: @escaping (LaunchedProcess) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.lock()
+            if isDone(self) || suspended[id].map({ if case .endedEarly = $0 { true } else { false } }) == true {
+                suspended[id] = nil
+                state.unlock()
+                continuation.resume()
+                return
+            }
+            suspended[id] = .waiting(isDone: isDone, continuation: continuation)
+            state.unlock()
+            if let timeout {
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) { [self] in end(id) }
+            }
         }
     }
 

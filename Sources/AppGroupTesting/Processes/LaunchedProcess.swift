@@ -114,7 +114,11 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// or `chown`; use ``SimulatedDevice/spawn(_:_:as:environment:timeout:)``
     /// to run a program as a target of a device. Blocks the calling thread:
     /// in async code use ``run(_:_:environment:timeout:isolation:)``.
-    /// - Parameter environment: exactly the child's environment (this process's by default).
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments.
+    ///   - environment: exactly the child's environment (this process's by default).
+    ///   - timeout: seconds before it is killed (SIGKILL).
     public static func run(_ executable: URL, _ arguments: [String],
                            environment: [String: String] = ProcessInfo.processInfo.environment,
                            timeout: TimeInterval = 60) throws -> ProcessOutcome {

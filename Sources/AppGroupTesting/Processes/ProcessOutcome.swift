@@ -17,16 +17,8 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     public let standardOutput: String
     /// Everything it wrote to standard error.
     public let standardError: String
+    /// Who ran, as what, where (outcomes are made by the internal memberwise initializer).
     let label: ProcessLabel
-
-    init(status: Int32, signal: Int32?, timedOut: Bool, standardOutput: String, standardError: String, label: ProcessLabel) {
-        self.status = status
-        self.signal = signal
-        self.timedOut = timedOut
-        self.standardOutput = standardOutput
-        self.standardError = standardError
-        self.label = label
-    }
 
     /// Exited by itself with status 0.
     public var succeeded: Bool { signal == nil && status == 0 && !timedOut }
@@ -45,10 +37,13 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
         return "exited with status \(status)"
     }
 
-    /// For example: ``` `NotesShareHost --url x` as NotesShare (share extension
-    /// ai.systenics.notes.share, team A1B2C3D4E5, App Groups [group.ai.systenics.notes],
-    /// keychain access groups [...]) on the simulated device at /tmp/SimulatedDevice-x1:
-    /// exited with status 3 ```, then the last lines of its standard error.
+    /// The command (quoted as a shell would), the target it ran as with its whole
+    /// identity, the device, how it ended, then the last lines of its standard error:
+    ///
+    ///     `NotesShareHost --url x` as NotesShare (share extension ai.systenics.notes.share,
+    ///     team A1B2C3D4E5, App Groups [group.ai.systenics.notes], keychain access groups
+    ///     [A1B2C3D4E5.ai.systenics.notes.shared]) on the simulated device at
+    ///     /tmp/SimulatedDevice-x1Y2z3: exited with status 3; its standard error: ...
     public var description: String {
         "\(label): \(ending)" + ProcessFailure.tail(of: standardError, named: "standard error")
     }
