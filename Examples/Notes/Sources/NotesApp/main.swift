@@ -53,5 +53,11 @@ final class LockedCount: @unchecked Sendable {
     // @unchecked: `value` is guarded by `lock`.
     private let lock = NSLock()
     private var value = 0
-    func add(_ count: Int) -> Int { lock.withLock { value += count; return value } }
+    func add(_ count: Int) -> Int {
+        // lock()/unlock(): NSLock.withLock needs macOS 14 in Apple's Foundation.
+        lock.lock()
+        defer { lock.unlock() }
+        value += count
+        return value
+    }
 }
