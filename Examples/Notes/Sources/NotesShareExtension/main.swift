@@ -1,0 +1,21 @@
+// The share extension's process, reduced to what the tests drive. On iOS this
+// is the extension's view controller handing over what the share sheet gave it.
+import Foundation
+import NotesShared
+
+HostProcess.run("NotesShareExtension", usage: "share URL | last-shared | session") { arguments in
+    switch (arguments.first, arguments.count) {
+    case ("share", 2):
+        // Queue URL for the app.
+        guard let url = URL(string: arguments[1]) else { throw HostProcess.UsageError("\(arguments[1]) is not a URL") }
+        HostProcess.say("shared \(try ShareExtension.share(url).url.absoluteString)")
+    case ("last-shared", 1):
+        // The last shared URL, as this target's defaults suite has it.
+        HostProcess.say("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
+    case ("session", 1):
+        // The session token the app published.
+        HostProcess.say("session \(try SessionStore.token() ?? "none")")
+    default:
+        throw HostProcess.UsageError()
+    }
+}

@@ -1,0 +1,12 @@
+// The widget's process, reduced to what the tests drive. On iOS this is the
+// timeline provider reading what the app published.
+import Foundation
+import NotesShared
+
+HostProcess.run("NotesWidget", usage: "timeline") { arguments in
+    guard arguments == ["timeline"] else { throw HostProcess.UsageError() }
+    // The entry the widget would show.
+    guard let snapshot = try WidgetSnapshot.current() else { return HostProcess.say("no notes yet") }
+    HostProcess.say("notes \(snapshot.noteCount)")
+    for url in snapshot.latest { HostProcess.say("latest \(url.absoluteString)") }
+}
