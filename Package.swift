@@ -34,8 +34,12 @@ let package = Package(
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
-        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer"]),
-        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting"]),
+        // AppGroupSimulation holds the devices, targets and processes; AppGroupTesting
+        // re-exports it and adds the Swift Testing trait and XCTest support, so that
+        // ShareFlowDemo (an ordinary executable) links no test framework.
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer"]),
+        .target(name: "AppGroupTesting", dependencies: ["AppGroupSimulation"]),
+        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
         .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain"]),
 

@@ -1,5 +1,5 @@
 import AppGroupContainer
-import AppGroupTesting
+import AppGroupSimulation
 import Dispatch
 import Foundation
 

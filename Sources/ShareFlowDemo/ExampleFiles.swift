@@ -1,4 +1,4 @@
-import AppGroupTesting
+import AppGroupSimulation
 import Foundation
 
 /// The example `.entitlements` files of the Notes app: the package's `Examples/`

@@ -1,5 +1,5 @@
 import AppGroupContainer
-import AppGroupTesting
+import AppGroupSimulation
 import Foundation
 
 /// The whole share flow: the quiet failure of a target that never joined the

@@ -95,7 +95,7 @@ extension ShareInbox {
     }
 
     /// Removes what enqueues that died before publishing left: hidden item files in
-    /// `Items/` (``InboxNames/temporaryPrefix``) whose writer is gone, at once (a
+    /// `Items/` (`.tmp-` names) whose writer is gone, at once (a
     /// writer holds its file's lock while it lives, and the kernel drops it when the
     /// writer dies), and staging directories in `Staging/` older than `age` seconds
     /// (a hidden file that cannot be opened and locked goes by age too). A directory

@@ -21,6 +21,7 @@ import Testing
             // The demo's extension role takes the identity from the environment device.run(built:) gives it.
             try await device.run(built: "ShareFlowDemo", Demo.share("https://example.com/async"), as: notes.shareExtension).requireSuccess()
             let senders = try await device.run(as: notes.app) { resolver -> [String] in
+                await Task.yield() // the async form, as the first scope above
                 var senders: [String] = []
                 try ShareInbox(groupIdentifier: Demo.group, resolver: resolver).drain { senders.append($0.senderBundleIdentifier ?? "none") }
                 return senders
@@ -76,7 +77,7 @@ import Testing
                     group.addTask { await process.line("go", timeout: 30) }
                 }
                 group.addTask {
-                    FileManager.default.createFile(atPath: gate.path, contents: Data())
+                    _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
                     return true
                 }
                 var all: [Bool] = []

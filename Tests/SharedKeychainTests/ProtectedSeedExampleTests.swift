@@ -91,7 +91,7 @@ import Testing
         let readers = try (0..<4).map { _ in
             try Probe.start(["seed-read", "--account", "alice", "--expect", "s"], environment: box.environment(Targets.app))
         }
-        for reader in readers { #expect(ProbeResult(try reader.wait(timeout: 120)).stdout == "match") }
+        for reader in readers { #expect(ProbeResult(reader.wait(timeout: 120)).stdout == "match") }
         let sensor = try box.device.biometry()
         #expect(sensor.scriptedOutcomes.isEmpty && sensor.presentedPrompts.count == 4)
     }

@@ -1,5 +1,6 @@
 // Issue-handling traits (compactMapIssues) arrived in Swift 6.2's Swift Testing.
 #if canImport(Testing) && compiler(>=6.2)
+import AppGroupSimulation
 import Testing
 
 /// A Swift Testing trait that lets the simulated devices made in a test learn the

@@ -1,4 +1,5 @@
 #if canImport(XCTest)
+import AppGroupSimulation
 import XCTest
 
 extension XCTestCase {

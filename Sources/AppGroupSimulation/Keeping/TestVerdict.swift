@@ -4,10 +4,10 @@ import Foundation
 /// before they are kept or removed. Swift Testing's `.simulatedDevices` (``SimulatedDevicesTrait``)
 /// trait and XCTest's `makeSimulatedDevice()` make one; without either, a device
 /// judges by what it saw itself (``SimulatedDevice/hasFailed``).
-final class TestVerdict: @unchecked Sendable {
+package final class TestVerdict: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`.
     /// The verdict of the test the current task runs, if one is being kept.
-    @TaskLocal static var current: TestVerdict?
+    @TaskLocal package static var current: TestVerdict?
 
     /// The test's name, for the line that says a device was kept.
     let testName: String
@@ -16,12 +16,12 @@ final class TestVerdict: @unchecked Sendable {
     private var devices: [SimulatedDevice] = []
     private var running = true
 
-    init(testName: String) {
+    package init(testName: String) {
         self.testName = testName
     }
 
     /// Notes that the test failed (the first description is the one reported).
-    func recordFailure(_ description: String) {
+    package func recordFailure(_ description: String) {
         locking(lock) { if firstFailure == nil { firstFailure = description } }
     }
 
@@ -41,7 +41,7 @@ final class TestVerdict: @unchecked Sendable {
     }
 
     /// The test has ended: each device it held is now kept or removed.
-    func finish() {
+    package func finish() {
         let held = locking(lock) {
             running = false
             defer { devices = [] }
