@@ -8,7 +8,7 @@ import PackageDescription
 let package = Package(
     name: "AppGroupContainer",
     // Linux needs no entry. On macOS (expected to build, not tested here; see
-    // README, "Requirements") the code needs Swift concurrency and URL APIs of macOS 13.
+    // the Platforms article) the code needs Swift concurrency and URL APIs of macOS 13.
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "AppGroupContainer", targets: ["AppGroupContainer"]),

@@ -3,13 +3,13 @@ import AppGroupTesting
 import Foundation
 import Testing
 
-/// README's locking protocol, followed by a process in another language: Python
+/// The locking protocol (LockingProtocol.md), followed by a process in another language: Python
 /// with `fcntl.lockf` (classic POSIX record locks, which conflict with the OFD
 /// locks this package takes) races the Swift probes on one counter.
 extension MultiProcess {
     @Suite struct PythonPeer {
-        /// The protocol, written from README alone: lock `.<name>.lock` (whole file,
-        /// the name shortened by README's rule past 255 bytes), check the path still
+        /// The protocol, written from the specification alone: lock `.<name>.lock` (whole file,
+        /// the name shortened by the specification's rule past 255 bytes), check the path still
         /// names the locked file (step 5), read, write a temporary, fsync, rename,
         /// fsync the directory, unlock.
         static let peer = #"""
@@ -97,7 +97,7 @@ extension MultiProcess {
             }
         }
 
-        /// Finding 13: a peer derives the same shortened lock name from README's rule.
+        /// Finding 13: a peer derives the same shortened lock name from the specification's rule.
         @Test("Python derives the same lock file as Swift for a 255-byte name, and both exclude each other on it")
         func pythonAgreesOnLongLockNames() throws {
             try withTemporaryDirectory { dir in

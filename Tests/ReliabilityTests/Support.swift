@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// How hard the tests push: the normal run fits `swift test` on two busy cores;
-/// `APP_GROUP_SOAK=1` runs the deep version (see README, "Reliability").
+/// `APP_GROUP_SOAK=1` runs the deep version (see the Reliability article of AppGroupContainer's documentation).
 enum Load {
     static let environment = ProcessInfo.processInfo.environment
     static let soak = environment["APP_GROUP_SOAK"] == "1"
@@ -95,7 +95,7 @@ final class Tally<Value>: @unchecked Sendable {
     var current: Value { lock.withLock { value } }
 }
 
-/// Figures the tests measured, printed at the end of each test for the README.
+/// Figures the tests measured, printed at the end of each test for the Reliability article.
 func report(_ text: String) {
     print("[reliability] " + text)
 }

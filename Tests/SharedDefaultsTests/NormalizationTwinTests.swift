@@ -12,7 +12,7 @@ struct NormalizationTwinTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 
-    /// A Python peer following README's protocol: lock `.<file>.lock` with
+    /// A Python peer following the locking protocol (LockingProtocol.md): lock `.<file>.lock` with
     /// fcntl.lockf, check it is still linked, read, plistlib.dump a temporary
     /// (binary), fsync, os.replace, fsync the directory.
     static let peer = #"""
