@@ -28,7 +28,7 @@ extension AtomicFile {
             Self.closing.async { Sys.close(fd) }
         }
 
-        private static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
+        fileprivate static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
     }
 
     /// Lets go of `value` on a background queue: a cache replaced by a re-read is
@@ -40,6 +40,15 @@ extension AtomicFile {
     }
 
     private static let releasing = DispatchQueue(label: "AtomicFile.release")
+
+    /// Returns once every value handed to ``releaseInBackground(_:)`` so far is
+    /// freed and every pin dropped so far is closed: the blocks of replaced files
+    /// are then given back. For a caller that measures disk space (a full-disk
+    /// test); nothing else needs to wait.
+    package static func waitForBackgroundReleases() {
+        releasing.sync {}
+        Pin.closing.sync {}
+    }
 
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
     /// pin of the inode it came from. Nil when no file is there.

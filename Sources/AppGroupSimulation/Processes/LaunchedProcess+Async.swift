@@ -154,7 +154,7 @@ extension LaunchedProcess {
             suspended[id] = .waiting(isDone: isDone, continuation: continuation)
             state.unlock()
             if let timeout {
-                DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) { [self] in end(id) }
+                DeadlineClock.shared.schedule(after: timeout) { [self] in end(id) }
             }
         }
     }

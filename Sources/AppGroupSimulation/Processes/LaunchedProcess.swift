@@ -31,6 +31,8 @@ public final class LaunchedProcess: @unchecked Sendable {
     var errorOutput = Data()
     var openStreams = 2
     var exited = false
+    /// How the process ended, when learned without Foundation (see the waiter thread).
+    var childExit: ChildExit?
     var killedAtTimeout = false
     /// Async waits in progress (see LaunchedProcess+Async.swift), resumed on changes.
     var suspended: [UInt64: SuspendedWait] = [:]
@@ -94,8 +96,12 @@ public final class LaunchedProcess: @unchecked Sendable {
             thread.start()
         }
         let waiter = Thread { [self] in
-            process.waitUntilExit()
+            // waitid without reaping: Foundation's own notice of the end comes
+            // from Dispatch queues that busy tests can starve for minutes.
+            let end = ChildExit.wait(forChild: processIdentifier)
+            if end == nil { process.waitUntilExit() }
             state.lock()
+            childExit = end
             exited = true
             unlockAfterChange()
         }
@@ -227,9 +233,11 @@ public final class LaunchedProcess: @unchecked Sendable {
         let out = String(decoding: output, as: UTF8.self)
         let err = String(decoding: errorOutput, as: UTF8.self)
         let timedOut = killedAtTimeout
+        let end = childExit
         state.unlock()
-        let bySignal = process.terminationReason == .uncaughtSignal
-        return ProcessOutcome(status: process.terminationStatus, signal: bySignal ? process.terminationStatus : nil,
+        let status = end?.status ?? process.terminationStatus
+        let bySignal = end?.killedBySignal ?? (process.terminationReason == .uncaughtSignal)
+        return ProcessOutcome(status: status, signal: bySignal ? status : nil,
                               timedOut: timedOut, standardOutput: out, standardError: err, label: label)
     }
 

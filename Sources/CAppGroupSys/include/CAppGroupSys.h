@@ -32,4 +32,10 @@ int agc_open_beneath(int directory, const char *path, int flags);
 /// cannot (the caller falls back to link and unlink).
 int agc_rename_noreplace(int directory, const char *from, const char *to);
 
+/// Waits until child `pid` has ended, without reaping it (waitid with WEXITED |
+/// WNOWAIT; retried on EINTR). Sets `killed` to 1 when a signal ended it (then
+/// `status` is the signal), else 0 (then `status` is the exit status). Returns 0,
+/// or -1 with errno set (ECHILD when it was already reaped).
+int agc_wait_exit(int pid, int *killed, int *status);
+
 #endif
