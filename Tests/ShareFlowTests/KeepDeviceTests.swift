@@ -65,7 +65,7 @@ struct KeepDeviceTests {
         Self.expectKeptAndAnnounced(run)
         #expect(run.text.contains("the test expectationScenario() failed: Expectation failed: "))
         // The severity is not part of the reason.
-        #expect(!run.text.contains("(error))"), "\(run.text)")
+        #expect(!run.text.contains(" (error)"), "\(run.text)")
     }
 
     @Test func aPassingTestOrNoPolicyRemovesTheDevice() async throws {
