@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         // Your own package uses the released one instead:
         //     .package(url: "<the AppGroupContainer repository>", from: "0.1.0")
+        // or, until it is hosted, the path of your checkout, keeping `name:`:
+        //     .package(name: "AppGroupContainer", path: "/path/to/AppGroupContainer")
         // `name:` pins the identity that `package:` refers to below; a path
         // dependency's identity is otherwise its folder name, which changes with
         // where the repository is cloned.

@@ -78,8 +78,10 @@ extension SimulatedDevice {
             let line = first.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? first
             why += "; \(line)"
         }
+        // `swift run`: appgroup is an executable product of this package, so it
+        // runs from any package that depends on it, but it is not on the PATH.
         let text = "AppGroupTesting: kept the simulated device at \(directory.path) (\(why))\n"
-            + "AppGroupTesting: inspect it with: appgroup list --root \(root.path)\n"
+            + "AppGroupTesting: inspect it with: swift run appgroup list --root \(root.path)\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -30,7 +30,9 @@ public struct SimulatedDevicesTrait: TestTrait, SuiteTrait, TestScoping {
         let verdict = TestVerdict(testName: test.name)
         defer { verdict.finish() }
         let observer = IssueHandlingTrait.compactMapIssues { issue in
-            if issue.isFailure { verdict.recordFailure("\(issue)") }
+            // The kind and comments, without the severity "(error)" that an
+            // issue's own description ends with: it would read as part of the text.
+            if issue.isFailure { verdict.recordFailure("\(issue.kind)" + issue.comments.map { " (\($0.rawValue))" }.joined()) }
             return issue
         }
         try await TestVerdict.$current.withValue(verdict) {
