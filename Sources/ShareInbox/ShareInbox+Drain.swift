@@ -20,7 +20,10 @@ extension ShareInbox {
     /// The drain streams: it keeps one item in memory at a time and never lists
     /// the inbox per item. Before delivering it puts back items of drains that
     /// died and removes staging directories older than ``staleStagingAge``.
-    /// - Parameter maximumCount: stop after this many items; nil for all.
+    /// - Parameters:
+    ///   - maximumCount: stop after this many items; nil for all.
+    ///   - handler: receives each item in order; the item is delivered once it
+    ///     returns, and stays in the inbox when it throws.
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
         try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does

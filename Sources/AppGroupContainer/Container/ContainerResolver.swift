@@ -38,6 +38,8 @@ public struct ContainerResolver: Sendable {
     ///   - root: the container root; when nil, `APP_GROUP_CONTAINERS_ROOT`, else
     ///     ``defaultRoot(environment:)``.
     ///   - entitlements: the identity of the calling (simulated) process.
+    ///   - environment: where `APP_GROUP_CONTAINERS_ROOT` and `HOME` are read
+    ///     when `root` is nil (the process's own by default).
     public init(root: URL? = nil, entitlements: Entitlements, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.root = (root ?? Self.root(environment: environment)).standardizedFileURL
         self.entitlements = entitlements

@@ -72,7 +72,8 @@ extension Entitlements {
         guard let identity = try fromEnvironment() else {
             throw AppGroupError.missingIdentity(hint:
                 "set \(EnvironmentKey.applicationIdentifier)=TEAMID.bundle.id and \(EnvironmentKey.applicationGroups)=group.a,group.b "
-                + "(or \(EnvironmentKey.entitlementsFile)=path.entitlements with \(EnvironmentKey.teamIdentifier)), or pass an Entitlements value")
+                + "(or \(EnvironmentKey.entitlementsFile)=path.entitlements with \(EnvironmentKey.teamIdentifier)), or pass an Entitlements value; "
+                + "in a test, run the code as a target: `target.run(on: device) { ... }` (AppGroupTesting)")
         }
         return identity
     }

@@ -38,7 +38,7 @@ extension Entitlements {
             return try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: fileSizeLimit)
         } catch let error as AppGroupError {
             if case .invalidEntitlements = error { throw error }
-            throw refuse("cannot be read: \(error.description)")
+            throw refuse("cannot be read: \(error.description); check the path of the .entitlements file (a relative path is resolved from the current directory)")
         }
     }
 
