@@ -25,4 +25,22 @@ import Testing
         }
         #expect(escaped().isEmpty, "a device was made outside the temporary directory")
     }
+
+    /// "\r\n" is one `Character`, so splitting a `String` on "\n" did not split
+    /// there: a child that ends its lines with CRLF had no lines at all (every wait
+    /// for a line timed out, `outputLines` was empty).
+    @Test func linesEndedByCRLFAreLines() async throws {
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let script = "printf 'ready\\r\\nsecond\\r\\n'; printf 'err\\r\\n' >&2; exec sleep 30"
+        let process = try LaunchedProcess(executable: shell, arguments: ["-c", script], environment: [:])
+        defer { process.kill() }
+        #expect(process.waitForLine("ready", timeout: 5), "no line in \(process.standardOutput.debugDescription)")
+        #expect(process.waitForErrorLine(timeout: 5) { $0 == "err" } != nil)
+        #expect(await process.line(timeout: 5) { $0 == "second" } == "second")
+        #expect(process.outputLines == ["ready", "second"])
+        process.kill()
+        let outcome = process.wait(timeout: 30)
+        #expect(outcome.outputLines == ["ready", "second"])
+        #expect(outcome.signal == SIGKILL)
+    }
 }

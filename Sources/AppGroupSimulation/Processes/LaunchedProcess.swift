@@ -233,9 +233,5 @@ public final class LaunchedProcess: @unchecked Sendable {
                               timedOut: timedOut, standardOutput: out, standardError: err, label: label)
     }
 
-    static func lines(_ data: Data) -> [String] {
-        var parts = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        parts.removeLast() // the unfinished part after the last newline ("" when complete)
-        return parts
-    }
+    static func lines(_ data: Data) -> [String] { OutputLines.complete(data) }
 }
