@@ -43,4 +43,39 @@ import Testing
         #expect(outcome.outputLines == ["ready", "second"])
         #expect(outcome.signal == SIGKILL)
     }
+
+    /// Megabytes on both pipes: nothing deadlocks, nothing is lost, and waiting
+    /// for the line that comes after them takes seconds at most (generous deadline).
+    /// (The waits searched the whole output again at each chunk read: 8 MB took
+    /// 19 s before the line after them was seen.)
+    @Test func megabytesOfOutputOnBothPipes() async throws {
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let script = "yes out | head -n 1000000; yes err | head -n 1000000 >&2; echo done; exec sleep 30"
+        let process = try LaunchedProcess(executable: shell, arguments: ["-c", script], environment: [:])
+        defer { process.kill() }
+        let start = Date()
+        async let asyncSeen = process.line("done", timeout: 60)
+        async let asyncError = process.errorLine(timeout: 60) { $0 == "never" }
+        #expect(process.waitForLine("done", timeout: 60), "after \(Date().timeIntervalSince(start)) s")
+        #expect(await asyncSeen)
+        #expect(process.waitForOutput(containing: "out\ndone\n", timeout: 5))
+        let elapsed = Date().timeIntervalSince(start)
+        process.kill()
+        #expect(await asyncError == nil)
+        let outcome = process.wait(timeout: 30)
+        #expect(outcome.standardOutput.utf8.count == 4_000_005)
+        #expect(outcome.standardError.utf8.count == 4_000_000)
+        #expect(outcome.outputLines.count == 1_000_001)
+        print("[hostile] 8 MB on two pipes: the line after them in \(elapsed) s")
+    }
+
+    /// A wait for text looks at each chunk once, and still finds text cut across two.
+    @Test func textCutAcrossTwoWritesIsFound() async throws {
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let process = try LaunchedProcess(executable: shell, arguments: ["-c", "printf 'xxab'; sleep 0.3; printf 'cdyy'; sleep 0.3; printf 'z'"], environment: [:])
+        async let asyncSeen = process.output(containing: "abcdyyz", timeout: 30)
+        #expect(process.waitForOutput(containing: "abcdyyz", timeout: 30))
+        #expect(await asyncSeen)
+        #expect(process.wait(timeout: 30).succeeded)
+    }
 }

@@ -37,10 +37,12 @@ extension LaunchedProcess {
     /// output or `timeout` seconds pass first.
     @discardableResult
     public func line(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+        // One search for the whole wait: each chunk is looked at once.
+        let search = OutputSearch(line: predicate)
         await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || Self.lines(process.output).contains(where: predicate)
+            process.openStreams == 0 || search.next(in: process.output) != nil
         }
-        return locked { Self.lines($0.output).first(where: predicate) }
+        return locked { search.next(in: $0.output) }
     }
 
     /// The asynchronous form of ``waitForLine(_:timeout:)``: true once standard
@@ -54,18 +56,19 @@ extension LaunchedProcess {
     /// standard output contains `text` anywhere.
     @discardableResult
     public func output(containing text: String, timeout: TimeInterval = 30) async -> Bool {
-        let needle = Data(text.utf8)
-        await suspend(timeout: timeout) { $0.openStreams == 0 || $0.output.range(of: needle) != nil }
-        return locked { $0.output.range(of: needle) != nil }
+        let search = OutputSearch(text: text)
+        await suspend(timeout: timeout) { $0.openStreams == 0 || search.next(in: $0.output) != nil }
+        return locked { search.next(in: $0.output) != nil }
     }
 
     /// The asynchronous form of ``waitForErrorLine(timeout:where:)``.
     @discardableResult
     public func errorLine(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+        let search = OutputSearch(line: predicate)
         await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || Self.lines(process.errorOutput).contains(where: predicate)
+            process.openStreams == 0 || search.next(in: process.errorOutput) != nil
         }
-        return locked { Self.lines($0.errorOutput).first(where: predicate) }
+        return locked { search.next(in: $0.errorOutput) }
     }
 
     /// Waits for the complete output line `line`, or throws.

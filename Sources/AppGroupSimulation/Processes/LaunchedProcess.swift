@@ -152,7 +152,9 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// Blocks the calling thread: in async code use ``line(timeout:where:)``.
     @discardableResult
     public func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
-        waitForOutput(timeout: timeout, stream: \.output) { data in Self.lines(data).first(where: predicate) }
+        withoutActuallyEscaping(predicate) { predicate in
+            waitForOutput(timeout: timeout, stream: \.output, search: OutputSearch(line: predicate))
+        }
     }
 
     /// Waits until standard output holds the complete line `line`; false when the
@@ -167,26 +169,27 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// finished); false when the process closes its output or `timeout` seconds pass first.
     /// Blocks the calling thread: in async code use ``output(containing:timeout:)``.
     public func waitForOutput(containing text: String, timeout: TimeInterval = 30) -> Bool {
-        let needle = Data(text.utf8)
-        return waitForOutput(timeout: timeout, stream: \.output) { data in data.range(of: needle) == nil ? nil : text } != nil
+        waitForOutput(timeout: timeout, stream: \.output, search: OutputSearch(text: text)) != nil
     }
 
     /// Waits until a complete line of standard error satisfies `predicate`.
     /// Blocks the calling thread: in async code use ``errorLine(timeout:where:)``.
     @discardableResult
     public func waitForErrorLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
-        waitForOutput(timeout: timeout, stream: \.errorOutput) { data in Self.lines(data).first(where: predicate) }
+        withoutActuallyEscaping(predicate) { predicate in
+            waitForOutput(timeout: timeout, stream: \.errorOutput, search: OutputSearch(line: predicate))
+        }
     }
 
     private func waitForOutput(timeout: TimeInterval, stream: KeyPath<LaunchedProcess, Data>,
-                               find: (Data) -> String?) -> String? {
+                               search: OutputSearch) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         state.lock()
         defer { state.unlock() }
         while true {
-            if let found = find(self[keyPath: stream]) { return found }
+            if let found = search.next(in: self[keyPath: stream]) { return found }
             if openStreams == 0 { return nil }
-            if !state.wait(until: deadline) { return find(self[keyPath: stream]) }
+            if !state.wait(until: deadline) { return search.next(in: self[keyPath: stream]) }
         }
     }
 
