@@ -93,11 +93,15 @@ extension OpenFile {
 
     /// Takes an exclusive lock owned by this open file description (released when
     /// the descriptor is closed, by the process's death too) if
-    /// no one holds one, without waiting; false when it is held (or cannot be taken).
-    package func tryLockExclusively() -> Bool {
+    /// no one holds one, without waiting; false when another holds it.
+    /// - Throws: `AppGroupError.systemCall` when the lock cannot be taken for
+    ///   another reason (ENOLCK, EIO...): a caller that tried again would loop.
+    package func tryLockExclusively() throws -> Bool {
         while true {
             guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
-            if code != .EINTR { return false }
+            if code == .EINTR { continue }
+            if code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK { return false }
+            throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
         }
     }
 
