@@ -40,4 +40,29 @@ struct HostileInboxLockTests {
         try inbox.drain { titles.append($0.title ?? "?") }
         #expect(titles == ["first", "second"])
     }
+
+    /// Where the file system cannot rename without replacing (EINVAL), the item is
+    /// published by link then unlink. The link published it: an unlink that fails
+    /// after it must not make the enqueue throw, or the caller, told nothing was
+    /// published, enqueues it again and it is delivered twice.
+    @Test("link+unlink fallback: an unlink that fails after the link published the item returns its number; it is delivered once")
+    func unlinkFailingAfterTheFallbackLinkIsNotAFailure() throws {
+        let sandbox = try Sandbox()
+        let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
+        let items = inbox.itemsDirectory.path
+        let plan: FaultInjection.Plan = { call, path in
+            if call == .renameat, path.hasPrefix(items + "/0") { return .EINVAL } // no RENAME_NOREPLACE here
+            if call == .unlinkat, path.hasPrefix(items + "/.tmp-") { return .EIO }
+            return nil
+        }
+        var number: UInt64?
+        #expect(throws: Never.self) { number = try FaultInjection.with(plan) { try inbox.enqueue(SharedItem(title: "once")) } }
+        var delivered: [UInt64] = []
+        try inbox.drain { delivered.append($0.sequenceNumber) }
+        #expect(delivered.count == 1 && delivered.first == number, "delivered \(delivered), the enqueue returned \(String(describing: number))")
+        // The hidden name left behind is only a second name of the item's inode: the
+        // drain that delivered the item removed it (its writer is gone).
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: items).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "left: \(hidden)")
+    }
 }
