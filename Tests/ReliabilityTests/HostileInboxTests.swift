@@ -17,10 +17,14 @@ struct HostileInboxTests {
     @Test("planted .tmp- entries (FIFO, link, directory, another user's file, a file a foreign process locks forever): drains finish and deliver every item")
     func plantedHiddenEntries() throws {
         let sandbox = try Sandbox()
-        let environment = sandbox.environment(sandbox.share)
         let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.app))
-        let first = try reliabilityProbe(["inbox-stop", "--group", Sandbox.group, "--title", "one"], environment: environment).wait(timeout: 60)
-        try #require(first.succeeded, "\(first.standardError)")
+        /// The share extension enqueues `title` in a process of its own.
+        func share(_ title: String) throws {
+            let outcome = try reliabilityProbe(["inbox-stop", "--group", Sandbox.group, "--title", title],
+                                               environment: sandbox.environment(sandbox.share)).wait(timeout: 60)
+            try #require(outcome.succeeded, "\(outcome.standardError)")
+        }
+        try share("one")
         let items = inbox.itemsDirectory
 
         // What a hostile process of the same user (or root) may put there.
@@ -43,8 +47,7 @@ struct HostileInboxTests {
         defer { holder.kill(); holder.wait(timeout: 30) }
         try #require(holder.waitForLine("held", timeout: 30), "python3 did not take the lock: \(holder.standardError)")
 
-        let second = try reliabilityProbe(["inbox-stop", "--group", Sandbox.group, "--title", "two"], environment: environment).wait(timeout: 60)
-        try #require(second.succeeded, "\(second.standardError)")
+        try share("two")
         var titles: [String] = []
         #expect(try inbox.drain { titles.append($0.title ?? "?") } == 2)
         #expect(titles == ["one", "two"])
@@ -58,8 +61,7 @@ struct HostileInboxTests {
         // The holder dies: its file goes with the next drain, which still delivers.
         holder.kill()
         #expect(holder.wait(timeout: 30).signal == SIGKILL)
-        let third = try reliabilityProbe(["inbox-stop", "--group", Sandbox.group, "--title", "three"], environment: environment).wait(timeout: 60)
-        try #require(third.succeeded, "\(third.standardError)")
+        try share("three")
         #expect(try inbox.drain { titles.append($0.title ?? "?") } == 1)
         #expect(titles == ["one", "two", "three"])
         #expect(!(try Self.hidden(inbox)).contains(".tmp-held"), "the dead holder's file was left")

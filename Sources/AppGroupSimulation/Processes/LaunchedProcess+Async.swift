@@ -37,12 +37,7 @@ extension LaunchedProcess {
     /// output or `timeout` seconds pass first.
     @discardableResult
     public func line(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
-        // One search for the whole wait: each chunk is looked at once.
-        let search = OutputSearch(line: predicate)
-        await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || search.next(in: process.output) != nil
-        }
-        return locked { search.next(in: $0.output) }
+        await find(OutputSearch(line: predicate), in: \.output, timeout: timeout)
     }
 
     /// The asynchronous form of ``waitForLine(_:timeout:)``: true once standard
@@ -56,19 +51,23 @@ extension LaunchedProcess {
     /// standard output contains `text` anywhere.
     @discardableResult
     public func output(containing text: String, timeout: TimeInterval = 30) async -> Bool {
-        let search = OutputSearch(text: text)
-        await suspend(timeout: timeout) { $0.openStreams == 0 || search.next(in: $0.output) != nil }
-        return locked { search.next(in: $0.output) != nil }
+        await find(OutputSearch(text: text), in: \.output, timeout: timeout) != nil
     }
 
     /// The asynchronous form of ``waitForErrorLine(timeout:where:)``.
     @discardableResult
     public func errorLine(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
-        let search = OutputSearch(line: predicate)
+        await find(OutputSearch(line: predicate), in: \.errorOutput, timeout: timeout)
+    }
+
+    /// Suspends until `search` finds its target in `stream`, the process closes its
+    /// output, or `timeout` passes; one search for the whole wait, so each chunk is
+    /// looked at once.
+    private func find(_ search: OutputSearch, in stream: KeyPath<LaunchedProcess, Data>, timeout: TimeInterval) async -> String? {
         await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || search.next(in: process.errorOutput) != nil
+            process.openStreams == 0 || search.next(in: process[keyPath: stream]) != nil
         }
-        return locked { search.next(in: $0.errorOutput) }
+        return locked { search.next(in: $0[keyPath: stream]) }
     }
 
     /// Waits for the complete output line `line`, or throws.
