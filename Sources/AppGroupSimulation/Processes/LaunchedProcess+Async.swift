@@ -156,7 +156,7 @@ extension LaunchedProcess {
             suspended[id] = .waiting(isDone: isDone, continuation: continuation)
             state.unlock()
             if let timeout {
-                DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) { [self] in end(id) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + WaitTimeout.clamped(timeout)) { [weak self] in self?.end(id) }
             }
         }
     }

@@ -183,7 +183,7 @@ public final class LaunchedProcess: @unchecked Sendable {
 
     private func waitForOutput(timeout: TimeInterval, stream: KeyPath<LaunchedProcess, Data>,
                                search: OutputSearch) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = WaitTimeout.deadline(timeout)
         state.lock()
         defer { state.unlock() }
         while true {
@@ -208,7 +208,7 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// Blocks the calling thread: in async code use ``outcome(timeout:)``.
     @discardableResult
     public func wait(timeout: TimeInterval = 60) -> ProcessOutcome {
-        var deadline = Date().addingTimeInterval(timeout)
+        var deadline = WaitTimeout.deadline(timeout)
         state.lock()
         while !exited {
             if !state.wait(until: deadline) && !exited {
