@@ -67,4 +67,25 @@ struct HostileInboxTests {
         #expect(!(try Self.hidden(inbox)).contains(".tmp-held"), "the dead holder's file was left")
         #expect(sandbox.outsideContents() == ["precious"])
     }
+
+    @Test("numbers planted in Items/ ahead of the sequence (a file, a directory, a link): the hidden file's rename never replaces one, and the item gets the next free number")
+    func plantedNumbersAreNeverReplaced() throws {
+        let sandbox = try Sandbox()
+        let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
+        #expect(try inbox.enqueue(SharedItem(title: "one")) == 1)
+        let items = inbox.itemsDirectory
+        func name(_ n: Int) -> URL { items.appendingPathComponent(String(repeating: "0", count: 19) + String(n)) }
+        let planted = Data("planted, not an item".utf8)
+        try planted.write(to: name(2))
+        try FileManager.default.createDirectory(at: name(3), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(at: name(4), withDestinationURL: sandbox.outside.appendingPathComponent("target"))
+        #expect(try inbox.enqueue(SharedItem(title: "five")) == 5)
+        #expect((try? Data(contentsOf: name(2))) == planted, "the planted file was replaced")
+        #expect(FileManager.default.fileExists(atPath: name(3).path))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: name(4).path)) != nil, "the planted link was replaced")
+        var titles: [String] = []
+        try inbox.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["one", "five"], "the planted entries are quarantined, never delivered")
+        #expect(sandbox.outsideContents().isEmpty)
+    }
 }
