@@ -22,6 +22,10 @@ import Foundation
 /// tests. Use the asynchronous forms in async code: a blocked thread of Swift's
 /// cooperative pool (as small as the machine's cores) is one fewer for every
 /// other task, and a few blocked at once stall the whole test run.
+///
+/// A line ends at LF; a CR just before it belongs to the ending, so a child that
+/// writes CRLF gives the same lines. A timeout that is NaN or negative waits not
+/// at all; one over a year (`.infinity` too) waits a year.
 public final class LaunchedProcess: @unchecked Sendable {
     // @unchecked: `process` is only read after `exited` is set under `state`'s
     // lock; every other stored property is immutable or guarded by `state`.
