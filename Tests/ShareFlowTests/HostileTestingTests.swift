@@ -31,7 +31,7 @@ import Testing
     /// for a line timed out, `outputLines` was empty).
     @Test func linesEndedByCRLFAreLines() async throws {
         let shell = URL(fileURLWithPath: "/bin/sh")
-        let script = "printf 'ready\\r\\nsecond\\r\\n'; printf 'err\\r\\n' >&2; exec sleep 30"
+        let script = "printf 'ready\\r\\nsecond\\r\\n'; printf 'err\\r\\n' >&2; exec sleep 600"
         let process = try LaunchedProcess(executable: shell, arguments: ["-c", script], environment: [:])
         defer { process.kill() }
         #expect(process.waitForLine("ready", timeout: 5), "no line in \(process.standardOutput.debugDescription)")
@@ -50,7 +50,7 @@ import Testing
     /// 19 s before the line after them was seen.)
     @Test func megabytesOfOutputOnBothPipes() async throws {
         let shell = URL(fileURLWithPath: "/bin/sh")
-        let script = "yes out | head -n 500000; yes err | head -n 500000 >&2; echo done; exec sleep 30"
+        let script = "yes out | head -n 500000; yes err | head -n 500000 >&2; echo done; exec sleep 600"
         let process = try LaunchedProcess(executable: shell, arguments: ["-c", script], environment: [:])
         defer { process.kill() }
         let start = Date()
@@ -80,11 +80,13 @@ import Testing
     }
 
     /// Timeouts a caller may pass: infinite and huge ones wait for the event,
-    /// negative ones and NaN do not wait; none traps.
+    /// negative ones and NaN do not wait; none traps. (The children sleep ten
+    /// minutes, not less: on a loaded machine a test may start late, and a child
+    /// that ended by itself would not be the killed one the test expects.)
     @Test(arguments: [TimeInterval.infinity, .greatestFiniteMagnitude, -1, -.infinity, .nan])
     func oddTimeoutsNeitherTrapNorHang(timeout: TimeInterval) async throws {
         let shell = URL(fileURLWithPath: "/bin/sh")
-        let process = try LaunchedProcess(executable: shell, arguments: ["-c", "echo ready; exec sleep 30"], environment: [:])
+        let process = try LaunchedProcess(executable: shell, arguments: ["-c", "echo ready; exec sleep 600"], environment: [:])
         defer { process.kill() }
         let waitsForever = timeout.isInfinite && timeout > 0 || timeout == .greatestFiniteMagnitude
         let seen = process.waitForLine("ready", timeout: timeout)
