@@ -102,4 +102,37 @@ struct HostileRereadTests {
         #expect(after <= before, "descriptors on the suites: \(before) before \(4 * Self.rereadsPerLane) re-reads, \(after) after: \(Self.descriptors(under: devices))")
         report("hostile re-reads: \(4 * Self.rereadsPerLane) re-reads on 4 threads, \(stale.current) stale, descriptors \(before) -> \(after)")
     }
+
+    @Test("one reader shared by 6 threads while the file is replaced 1,000 times: no read returns a value older than the last replace finished before it began")
+    func sharedReaderUnderReplacesNeverGoesBack() throws {
+        let sandbox = try Sandbox()
+        let reader = try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver())
+        let file = reader.fileURL
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.replace(file, lane: 0)
+        let published = Tally(0)   // the last value whose replace has finished
+        let done = Tally(false)
+        let stale = Tally<[String]>([])
+        let shared = Tally(reader)
+        let replaces = 1_000
+        onThreads(7) { lane in
+            let reader = shared.current
+            if lane == 0 {
+                for value in 1...replaces {
+                    try? Self.replace(file, lane: value)
+                    published.update { $0 = value }
+                }
+                done.update { $0 = true }
+                return
+            }
+            while !done.current {
+                let floor = published.current
+                let read = reader.integer(forKey: "lane")
+                if read < floor { stale.update { $0.append("read \(read) after \(floor) was written") } }
+            }
+        }
+        #expect(stale.current.isEmpty, "\(stale.current.count) stale reads, first: \(stale.current.prefix(3))")
+        #expect(reader.integer(forKey: "lane") == replaces)
+        #expect(reader.lastError == nil)
+    }
 }
