@@ -85,14 +85,16 @@ extension ShareInbox {
     /// A new hidden file in `items`, locked by this process. A drain removes a
     /// hidden file whose lock it can take; if one took this file's between its
     /// creation and the lock here, the file has no name left (or its lock is
-    /// the drain's), and another is made.
+    /// the drain's), and another is made. A lock that fails otherwise is thrown,
+    /// the file removed: trying again would make files without end.
     private func createLockedTemporary(in items: DirectoryHandle) throws -> (name: String, file: OpenFile) {
         while true {
             let (name, file) = try items.createUniqueFile(prefix: InboxNames.temporaryPrefix)
             do {
-                if file.tryLockExclusively(), try file.linkCount() > 0 { return (name, file) }
+                if try file.tryLockExclusively(), try file.linkCount() > 0 { return (name, file) }
             } catch {
                 file.close()
+                _ = try? items.remove(name, durable: false)
                 throw error
             }
             file.close()

@@ -127,7 +127,7 @@ extension ShareInbox {
             // Held: its writer is alive. Taken: the writer died, or has not locked it
             // yet and will find it gone (it checks after locking), so it is removed
             // before the lock is let go.
-            guard file.tryLockExclusively() else { return false }
+            guard (try? file.tryLockExclusively()) == true else { return false }
             return (try? FileOperations.removeFile(path)) == true
         }.count
     }

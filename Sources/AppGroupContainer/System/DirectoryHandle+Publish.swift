@@ -53,7 +53,8 @@ extension DirectoryHandle {
 
     /// Gives the entry `from` the name `to` in this directory in one step, never
     /// replacing what is there: renameat2 with RENAME_NOREPLACE, or, where the file
-    /// system cannot, linkat then unlinkat (a file only). Throws an error for which
+    /// system cannot, linkat then unlinkat (a file only; once linked, `from` may
+    /// stay as a second name if the unlink fails). Throws an error for which
     /// ``FileOperations/isNameTaken(_:)`` is true when `to` is in use, and one for
     /// which ``FileOperations/isMissing(_:)`` is true when `from` is gone.
     package func moveWithoutReplacing(_ from: String, to: String) throws {
@@ -63,7 +64,10 @@ extension DirectoryHandle {
             return
         case .failure(let code) where code == .EINVAL || code == .ENOSYS || code.rawValue == EOPNOTSUPP:
             try nothingOrErrno(retryOnInterrupt: true) { system_linkat(fd, from, to, path: path) }.get("linkat", path)
-            try Sys.unlink(at: fd, from, path: pathOf(from))
+            // The link made the move: an unlink that fails now leaves `from` a second
+            // name of the same file, not an error (a throw would tell the caller that
+            // nothing was published, and the item would be published twice).
+            _ = try? Sys.unlink(at: fd, from, path: pathOf(from))
         case .failure(let code):
             throw AppGroupError.systemCall(operation: "renameat2", path: path, errno: code)
         }
@@ -93,11 +97,15 @@ extension OpenFile {
 
     /// Takes an exclusive lock owned by this open file description (released when
     /// the descriptor is closed, by the process's death too) if
-    /// no one holds one, without waiting; false when it is held (or cannot be taken).
-    package func tryLockExclusively() -> Bool {
+    /// no one holds one, without waiting; false when another holds it.
+    /// - Throws: `AppGroupError.systemCall` when the lock cannot be taken for
+    ///   another reason (ENOLCK, EIO...): a caller that tried again would loop.
+    package func tryLockExclusively() throws -> Bool {
         while true {
             guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
-            if code != .EINTR { return false }
+            if code == .EINTR { continue }
+            if code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK { return false }
+            throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
         }
     }
 

@@ -18,8 +18,10 @@ public struct InvalidDeviceName: Error, CustomStringConvertible, Sendable, Hasha
     /// outside the temporary directory.
     static func problem(with name: String) -> String? {
         if name.isEmpty { return "it is empty" }
-        if name.contains("/") { return "it contains \"/\", which would place the device outside the temporary directory" }
-        if name.contains("\0") { return "it contains a NUL character" }
+        // By bytes: a "/" or NUL followed by a combining mark is one Character that
+        // equals neither, yet the file system still sees the byte.
+        if name.utf8.contains(UInt8(ascii: "/")) { return "it contains \"/\", which would place the device outside the temporary directory" }
+        if name.utf8.contains(0) { return "it contains a NUL character" }
         if name.utf8.count > maximumLength { return "it is \(name.utf8.count) bytes long, more than \(maximumLength)" }
         return nil
     }

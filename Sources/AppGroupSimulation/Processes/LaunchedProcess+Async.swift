@@ -37,10 +37,7 @@ extension LaunchedProcess {
     /// output or `timeout` seconds pass first.
     @discardableResult
     public func line(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
-        await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || Self.lines(process.output).contains(where: predicate)
-        }
-        return locked { Self.lines($0.output).first(where: predicate) }
+        await find(OutputSearch(line: predicate), in: \.output, timeout: timeout)
     }
 
     /// The asynchronous form of ``waitForLine(_:timeout:)``: true once standard
@@ -54,18 +51,23 @@ extension LaunchedProcess {
     /// standard output contains `text` anywhere.
     @discardableResult
     public func output(containing text: String, timeout: TimeInterval = 30) async -> Bool {
-        let needle = Data(text.utf8)
-        await suspend(timeout: timeout) { $0.openStreams == 0 || $0.output.range(of: needle) != nil }
-        return locked { $0.output.range(of: needle) != nil }
+        await find(OutputSearch(text: text), in: \.output, timeout: timeout) != nil
     }
 
     /// The asynchronous form of ``waitForErrorLine(timeout:where:)``.
     @discardableResult
     public func errorLine(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+        await find(OutputSearch(line: predicate), in: \.errorOutput, timeout: timeout)
+    }
+
+    /// Suspends until `search` finds its target in `stream`, the process closes its
+    /// output, or `timeout` passes; one search for the whole wait, so each chunk is
+    /// looked at once.
+    private func find(_ search: OutputSearch, in stream: KeyPath<LaunchedProcess, Data>, timeout: TimeInterval) async -> String? {
         await suspend(timeout: timeout) { process in
-            process.openStreams == 0 || Self.lines(process.errorOutput).contains(where: predicate)
+            process.openStreams == 0 || search.next(in: process[keyPath: stream]) != nil
         }
-        return locked { Self.lines($0.errorOutput).first(where: predicate) }
+        return locked { search.next(in: $0[keyPath: stream]) }
     }
 
     /// Waits for the complete output line `line`, or throws.
@@ -154,7 +156,7 @@ extension LaunchedProcess {
             suspended[id] = .waiting(isDone: isDone, continuation: continuation)
             state.unlock()
             if let timeout {
-                DeadlineClock.shared.schedule(after: timeout) { [self] in end(id) }
+                DeadlineClock.shared.schedule(after: WaitTimeout.clamped(timeout)) { [weak self] in self?.end(id) }
             }
         }
     }

@@ -22,6 +22,10 @@ import Foundation
 /// tests. Use the asynchronous forms in async code: a blocked thread of Swift's
 /// cooperative pool (as small as the machine's cores) is one fewer for every
 /// other task, and a few blocked at once stall the whole test run.
+///
+/// A line ends at LF; a CR just before it belongs to the ending, so a child that
+/// writes CRLF gives the same lines. A timeout that is NaN or negative waits not
+/// at all; one over a year (`.infinity` too) waits a year.
 public final class LaunchedProcess: @unchecked Sendable {
     // @unchecked: `process` is only read after `exited` is set under `state`'s
     // lock; every other stored property is immutable or guarded by `state`.
@@ -158,7 +162,9 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// Blocks the calling thread: in async code use ``line(timeout:where:)``.
     @discardableResult
     public func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
-        waitForOutput(timeout: timeout, stream: \.output) { data in Self.lines(data).first(where: predicate) }
+        withoutActuallyEscaping(predicate) { predicate in
+            waitForOutput(timeout: timeout, stream: \.output, search: OutputSearch(line: predicate))
+        }
     }
 
     /// Waits until standard output holds the complete line `line`; false when the
@@ -173,26 +179,27 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// finished); false when the process closes its output or `timeout` seconds pass first.
     /// Blocks the calling thread: in async code use ``output(containing:timeout:)``.
     public func waitForOutput(containing text: String, timeout: TimeInterval = 30) -> Bool {
-        let needle = Data(text.utf8)
-        return waitForOutput(timeout: timeout, stream: \.output) { data in data.range(of: needle) == nil ? nil : text } != nil
+        waitForOutput(timeout: timeout, stream: \.output, search: OutputSearch(text: text)) != nil
     }
 
     /// Waits until a complete line of standard error satisfies `predicate`.
     /// Blocks the calling thread: in async code use ``errorLine(timeout:where:)``.
     @discardableResult
     public func waitForErrorLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
-        waitForOutput(timeout: timeout, stream: \.errorOutput) { data in Self.lines(data).first(where: predicate) }
+        withoutActuallyEscaping(predicate) { predicate in
+            waitForOutput(timeout: timeout, stream: \.errorOutput, search: OutputSearch(line: predicate))
+        }
     }
 
     private func waitForOutput(timeout: TimeInterval, stream: KeyPath<LaunchedProcess, Data>,
-                               find: (Data) -> String?) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+                               search: OutputSearch) -> String? {
+        let deadline = WaitTimeout.deadline(timeout)
         state.lock()
         defer { state.unlock() }
         while true {
-            if let found = find(self[keyPath: stream]) { return found }
+            if let found = search.next(in: self[keyPath: stream]) { return found }
             if openStreams == 0 { return nil }
-            if !state.wait(until: deadline) { return find(self[keyPath: stream]) }
+            if !state.wait(until: deadline) { return search.next(in: self[keyPath: stream]) }
         }
     }
 
@@ -211,7 +218,7 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// Blocks the calling thread: in async code use ``outcome(timeout:)``.
     @discardableResult
     public func wait(timeout: TimeInterval = 60) -> ProcessOutcome {
-        var deadline = Date().addingTimeInterval(timeout)
+        var deadline = WaitTimeout.deadline(timeout)
         state.lock()
         while !exited {
             if !state.wait(until: deadline) && !exited {
@@ -241,9 +248,5 @@ public final class LaunchedProcess: @unchecked Sendable {
                               timedOut: timedOut, standardOutput: out, standardError: err, label: label)
     }
 
-    static func lines(_ data: Data) -> [String] {
-        var parts = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        parts.removeLast() // the unfinished part after the last newline ("" when complete)
-        return parts
-    }
+    static func lines(_ data: Data) -> [String] { OutputLines.complete(data) }
 }

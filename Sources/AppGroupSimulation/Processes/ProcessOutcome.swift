@@ -22,8 +22,8 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// Exited by itself with status 0.
     public var succeeded: Bool { signal == nil && status == 0 && !timedOut }
-    /// Standard output split into lines (no empty last line).
-    public var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    /// Standard output split into lines at LF (a CR before it is part of the ending), empty lines left out.
+    public var outputLines: [String] { OutputLines.all(standardOutput).filter { !$0.isEmpty } }
 
     /// The target it ran as; nil when it ran with no identity or an explicit environment.
     public var target: SimulatedTarget? { label.target }
@@ -103,7 +103,7 @@ public struct ProcessFailure: Error, CustomStringConvertible, Sendable {
 
     /// The last lines of `text`, indented, for a message; empty when there are none.
     static func tail(of text: String, named name: String, lines: Int = 20) -> String {
-        let all = text.split(separator: "\n", omittingEmptySubsequences: true)
+        let all = OutputLines.all(text).filter { !$0.isEmpty }
         guard !all.isEmpty else { return "; its \(name) was empty" }
         let shown = all.suffix(lines)
         let heading = shown.count < all.count ? "the last \(shown.count) lines of its \(name)" : "its \(name)"
