@@ -1,26 +1,28 @@
+import AppGroupContainer
 import Foundation
 
 /// What a device has seen of its test: failures, and the test verdict that holds it.
-final class DeviceLife: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`.
-    private let lock = NSLock()
-    private var _failures: [String] = []
-    private var _verdict: TestVerdict?
-    private var ended = false
+final class DeviceLife: Sendable {
+    private struct State {
+        var failures: [String] = []
+        var verdict: TestVerdict?
+        var ended = false
+    }
+    private let state = Locked(State())
 
-    var failures: [String] { locking(lock) { _failures } }
-    func append(_ failure: String) { locking(lock) { _failures.append(failure) } }
+    var failures: [String] { state.withLock { $0.failures } }
+    func append(_ failure: String) { state.withLock { $0.failures.append(failure) } }
 
     var verdict: TestVerdict? {
-        get { locking(lock) { _verdict } }
-        set { locking(lock) { _verdict = newValue } }
+        get { state.withLock { $0.verdict } }
+        set { state.withLock { $0.verdict = newValue } }
     }
 
     /// True the first time only: the device ends once.
     func end() -> Bool {
-        locking(lock) {
-            defer { ended = true }
-            return !ended
+        state.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
         }
     }
 }

@@ -1,20 +1,22 @@
+import AppGroupContainer
 import Foundation
 
 /// The verdict of one running test, which the devices made during it wait for
 /// before they are kept or removed. Swift Testing's `.simulatedDevices` (``SimulatedDevicesTrait``)
 /// trait and XCTest's `makeSimulatedDevice()` make one; without either, a device
 /// judges by what it saw itself (``SimulatedDevice/hasFailed``).
-package final class TestVerdict: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`.
+package final class TestVerdict: Sendable {
     /// The verdict of the test the current task runs, if one is being kept.
     @TaskLocal package static var current: TestVerdict?
 
     /// The test's name, for the line that says a device was kept.
     let testName: String
-    private let lock = NSLock()
-    private var firstFailure: String?
-    private var devices: [SimulatedDevice] = []
-    private var running = true
+    private struct State {
+        var firstFailure: String?
+        var devices: [SimulatedDevice] = []
+        var running = true
+    }
+    private let state = Locked(State())
 
     package init(testName: String) {
         self.testName = testName
@@ -22,30 +24,30 @@ package final class TestVerdict: @unchecked Sendable {
 
     /// Notes that the test failed (the first description is the one reported).
     package func recordFailure(_ description: String) {
-        locking(lock) { if firstFailure == nil { firstFailure = description } }
+        state.withLock { if $0.firstFailure == nil { $0.firstFailure = description } }
     }
 
     /// The first failure recorded, nil while the test has not failed.
-    var failure: String? { locking(lock) { firstFailure } }
+    var failure: String? { state.withLock { $0.firstFailure } }
 
     /// True until ``finish()``.
-    var isRunning: Bool { locking(lock) { running } }
+    var isRunning: Bool { state.withLock { $0.running } }
 
     /// Holds `device` until the test ends; false when it has already ended.
     func adopt(_ device: SimulatedDevice) -> Bool {
-        locking(lock) {
-            guard running else { return false }
-            devices.append(device)
+        state.withLock { state in
+            guard state.running else { return false }
+            state.devices.append(device)
             return true
         }
     }
 
     /// The test has ended: each device it held is now kept or removed.
     package func finish() {
-        let held = locking(lock) {
-            running = false
-            defer { devices = [] }
-            return devices
+        let held = state.withLock { state in
+            state.running = false
+            defer { state.devices = [] }
+            return state.devices
         }
         for device in held { device.remove() }
     }
@@ -59,29 +61,20 @@ enum LiveDevices {
         init(_ device: SimulatedDevice) { self.device = device }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var byPath: [String: Weak] = [:] // guarded by `lock`
+    private static let byPath = Locked<[String: Weak]>([:])
 
     static func add(_ device: SimulatedDevice) {
-        locking(lock) { byPath[device.directory.path] = Weak(device) }
+        byPath.withLock { $0[device.directory.path] = Weak(device) }
     }
 
     static func remove(_ device: SimulatedDevice) {
-        locking(lock) { _ = byPath.removeValue(forKey: device.directory.path) }
+        byPath.withLock { _ = $0.removeValue(forKey: device.directory.path) }
     }
 
     /// Marks the device at `directory` (if it is alive) failed.
     static func recordFailure(_ description: String, onDeviceAt directory: URL?) {
         guard let directory else { return }
-        let device = locking(lock) { byPath[directory.path]?.device }
+        let device = byPath.withLock { $0[directory.path]?.device }
         device?.recordFailure(description)
     }
-}
-
-/// `lock.withLock(body)`, which Apple's Foundation offers only from macOS 14
-/// (the package supports macOS 13).
-func locking<R>(_ lock: NSLock, _ body: () throws -> R) rethrows -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body()
 }
