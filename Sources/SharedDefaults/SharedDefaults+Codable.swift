@@ -16,7 +16,7 @@ extension SharedDefaults {
     /// - Throws: ``SharedDefaultsError/codingFailed(key:type:problem:)`` when the stored
     ///   value does not decode as `type`; as ``load(forKey:)`` for the file.
     public func value<Value: Decodable>(_ type: Value.Type, forKey defaultName: String) throws -> Value? {
-        if let stored = try store.withCurrentValues({ $0[defaultName] }) {
+        if let stored = try store.currentValue(forKey: defaultName) {
             return try Self.decode(type, fromStored: stored, key: defaultName)
         }
         guard let registered = registeredValue(forKey: defaultName) else { return nil }

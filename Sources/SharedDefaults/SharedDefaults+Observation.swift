@@ -27,7 +27,7 @@ extension SharedDefaults {
             let store = self.store
             id = try observers.add(key: defaultName, initial: initial, read: { [weak self] key in
                 do {
-                    return try store.withCurrentValues { $0[key] }.map(CanonicalTree.value) ?? RegistrationDomain.shared.value(forKey: key)
+                    return try store.currentValue(forKey: key).map(CanonicalTree.value) ?? RegistrationDomain.shared.value(forKey: key)
                 } catch {
                     self?.report(error, during: "observing \"\(key)\"")
                     return RegistrationDomain.shared.value(forKey: key)

@@ -243,7 +243,7 @@ public final class SharedDefaults: @unchecked Sendable {
 
     /// The suite's own value for `key` (no registered default), canonical.
     func persistentValue(forKey defaultName: String) throws -> Any? {
-        try store.withCurrentValues { $0[defaultName] }.map(CanonicalTree.value)
+        try store.currentValue(forKey: defaultName).map(CanonicalTree.value)
     }
 
     /// The suite's own values, without the registration domain (Apple's

@@ -28,10 +28,41 @@ final class SuiteStore: @unchecked Sendable {
         /// The file the values came from, kept open; nil when there was no file.
         var pin: AtomicFile.Pin?
         var identity: AtomicFile.Identity? { pin?.identity }
-        /// Keys exactly as the file spells them (see ``PropertyListDictionary``).
-        var values: PropertyListDictionary
+        /// Keys exactly as the file spells them (see ``PropertyListDictionary``);
+        /// nil while the file is only checked (see `checked`).
+        var values: PropertyListDictionary?
+        /// A binary file checked whole but not decoded: the first read of one key
+        /// after another process's save decodes that key's value alone (a read
+        /// after a change then costs a third of a full decode); the second read
+        /// decodes everything, as every write does.
+        var checked: Data?
+        /// Whether one key was already read from `checked`.
+        var lookedUp = false
         /// Set when that file was corrupt (values is then empty).
         var problem: SharedDefaultsError?
+
+        init(pin: AtomicFile.Pin?, values: PropertyListDictionary?, checked: Data? = nil, problem: SharedDefaultsError?) {
+            self.pin = pin
+            self.values = values
+            self.checked = checked
+            self.problem = problem
+        }
+
+        /// The values, decoding a checked file first.
+        mutating func decoded(path: String) -> PropertyListDictionary {
+            if let values { return values }
+            var decoded = PropertyListDictionary()
+            if let checked {
+                switch SuiteStore.parseExact(checked) {
+                case .success(let values): decoded = values
+                // Cannot happen to checked bytes; if it did, the file is corrupt after all.
+                case .failure(let problem): self.problem = .corruptSuite(path: path, problem: problem.text, movedTo: nil)
+                }
+            }
+            values = decoded
+            checked = nil
+            return decoded
+        }
     }
 
     // Guards `cache` and `parses`; never held across a file lock.
@@ -59,16 +90,43 @@ final class SuiteStore: @unchecked Sendable {
     func withCurrentValues<T>(_ body: (PropertyListDictionary) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        let identity = try currentIdentity()
-        if let cache, cache.identity == identity {
-            if let problem = cache.problem { throw problem }
-            return try body(cache.values)
+        try refreshLocked()
+        let values = cache?.decoded(path: path) ?? PropertyListDictionary()
+        if let problem = cache?.problem { throw problem }
+        return try body(values)
+    }
+
+    /// The value stored under exactly `key` in the latest committed values (any
+    /// process's): ``withCurrentValues(_:)`` for one key, which after another
+    /// process's save decodes only that key's value.
+    /// - Throws: as ``withCurrentValues(_:)``.
+    func currentValue(forKey key: String) throws -> PropertyListTree? {
+        lock.lock()
+        defer { lock.unlock() }
+        try refreshLocked()
+        guard var current = cache else { return nil }
+        if let problem = current.problem { throw problem }
+        if let values = current.values { return values[key] }
+        if let checked = current.checked, !current.lookedUp {
+            cache?.lookedUp = true
+            // Checked whole, so the value cannot meet damage; if it did, decode all.
+            do { return try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked) } catch {}
         }
+        // A second key from the same file: decode it whole, once.
+        let values = current.decoded(path: path)
+        cache = current
+        if let problem = current.problem { throw problem }
+        return values[key]
+    }
+
+    /// Makes `cache` describe the file as it is now (one lstat when nothing changed;
+    /// a read and a check when it did). Called with `lock` held.
+    private func refreshLocked() throws {
+        let identity = try currentIdentity()
+        if let cache, cache.identity == identity { return }
         let fresh = try load()
         if fresh.pin != nil { parses += 1 }
         replaceCache(with: fresh)
-        if let problem = fresh.problem { throw problem }
-        return try body(fresh.values)
     }
 
     /// Installs `fresh` (under `lock`); the cache it replaces is freed off this
@@ -99,6 +157,21 @@ final class SuiteStore: @unchecked Sendable {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
         guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
+        if read.data.starts(with: Self.binaryMagic) {
+            // Binary: checked whole now (a damaged file is found here, as a full
+            // decode would find it), values decoded when first needed.
+            do {
+                let root = try BinaryPropertyListReader.check(read.data)
+                guard case .dictionary = root else {
+                    return Cache(pin: read.pin, values: PropertyListDictionary(),
+                                 problem: .corruptSuite(path: path, problem: Self.notADictionary(root), movedTo: nil))
+                }
+                return Cache(pin: read.pin, values: nil, checked: read.data, problem: nil)
+            } catch {
+                return Cache(pin: read.pin, values: PropertyListDictionary(),
+                             problem: .corruptSuite(path: path, problem: (error as? PropertyListError)?.message ?? "\(error)", movedTo: nil))
+            }
+        }
         switch Self.parseExact(read.data) {
         case .success(let values):
             return Cache(pin: read.pin, values: values, problem: nil)
@@ -122,11 +195,15 @@ final class SuiteStore: @unchecked Sendable {
         } catch {
             return .failure(ParseProblem(text: "\(error)"))
         }
-        guard case .dictionary(let values) = root else {
-            return .failure(ParseProblem(text: "its root is a \(root.kind), not a dictionary"))
-        }
+        guard case .dictionary(let values) = root else { return .failure(ParseProblem(text: notADictionary(root))) }
         return .success(values)
     }
+
+    private static func notADictionary(_ root: PropertyListTree) -> String {
+        "its root is a \(root.kind), not a dictionary"
+    }
+
+    private static let binaryMagic: [UInt8] = Array("bplist".utf8)
 
     /// ``parseExact(_:)`` in canonical Swift values (of keys equal as Swift strings,
     /// the first in file order).
@@ -172,19 +249,18 @@ final class SuiteStore: @unchecked Sendable {
     }
 
     /// The cache when it still describes the file (one lstat), else a fresh read.
-    private func currentLocked() throws -> Cache {
-        let identity = try currentIdentity()
-        if let cached = lock.withLock({ cache }), cached.identity == identity { return cached }
-        let loaded = try load()
-        lock.withLock {
-            replaceCache(with: loaded)
-            if loaded.pin != nil { parses += 1 }
+    private func currentLocked() throws -> (values: PropertyListDictionary, problem: SharedDefaultsError?, pin: AtomicFile.Pin?) {
+        try lock.withLock {
+            try refreshLocked()
+            let values = cache?.decoded(path: path) ?? PropertyListDictionary()
+            return (values, cache?.problem, cache?.pin)
         }
-        return loaded
     }
+
 
     private func modifyLocked<R>(_ body: (PropertyListDictionary) throws -> (result: R, changes: [Change])) throws -> Committed<R> {
         let before = try currentLocked()
+        defer { withExtendedLifetime(before.pin) {} }
         let (result, changes) = try body(before.values)
         guard !changes.isEmpty else { return Committed(result: result, recovered: nil) }
         // Only `body` can have written meanwhile (this thread holds the lock); when

@@ -16,12 +16,40 @@ package enum BinaryPropertyListReader {
     ///   `NSKeyedUnarchiver` sees them, never for storing.
     package static func read(_ data: Data, allowingUIDs: Bool = false) throws -> PropertyListTree {
         try data.withUnsafeBytes { raw in
-            var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: allowingUIDs)
-            defer {
-                parser.onPath.deallocate()
-                parser.children.release()
+            var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: allowingUIDs, building: true)
+            defer { parser.release() }
+            return try parser.run(from: parser.top)
+        }
+    }
+
+    /// Checks `data` exactly as ``read(_:allowingUIDs:)`` would, building no value,
+    /// and returns the top object's kind (an empty value of it: `.dictionary` with
+    /// no entries for a dictionary). About a third of a read's work: a reader that
+    /// then needs one key takes it with ``value(forKey:inCheckedDictionary:)``
+    /// instead of decoding every value.
+    /// - Throws: the ``PropertyListError`` `read` would throw.
+    package static func check(_ data: Data) throws -> PropertyListTree {
+        try data.withUnsafeBytes { raw in
+            var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false, building: false)
+            defer { parser.release() }
+            return try parser.run(from: parser.top)
+        }
+    }
+
+    /// The value of exactly `key` (compared as ``ExactKey`` compares: code for code,
+    /// no normalization) in the top dictionary of `data`, decoding that value alone;
+    /// of a key given twice, the last value (as `read` keeps it). Nil when the key is
+    /// absent or the top object is not a dictionary. For data that ``check(_:)``
+    /// accepted; on other data it throws what `read` would, or finds what it can.
+    package static func value(forKey key: String, inCheckedDictionary data: Data) throws -> PropertyListTree? {
+        var key = key
+        return try key.withUTF8 { utf8 in
+            try data.withUnsafeBytes { raw in
+                var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false, building: true)
+                defer { parser.release() }
+                guard let child = try parser.child(forKey: utf8) else { return nil }
+                return try parser.run(from: child)
             }
-            return try parser.run()
         }
     }
 
@@ -53,10 +81,13 @@ package enum BinaryPropertyListReader {
         var children: EntryStack
         var seen = 0
         let uids: Bool
+        /// False when only checking (``check(_:)``): every test is made, no value built.
+        let building: Bool
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool) throws {
+        init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool, building: Bool) throws {
             self.bytes = bytes
             self.uids = allowingUIDs
+            self.building = building
             let count = bytes.count
             guard count >= 8, bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
                   bytes[4] == 0x73, bytes[5] == 0x74 else {
@@ -175,8 +206,14 @@ package enum BinaryPropertyListReader {
         /// size is hostile: refused after work proportional to the file, not to the limit.
         private var budget: Int { min(PropertyListLimits.maximumValues, max(65_536, 2 * bytes.count)) }
 
-        mutating func run() throws -> PropertyListTree {
-            if let scalar = try start(top) { return scalar }
+        mutating func release() {
+            onPath.deallocate()
+            children.release()
+        }
+
+        /// The value of `first` (the top object, or one value of it) and all it holds.
+        mutating func run(from first: Int) throws -> PropertyListTree {
+            if let scalar = try start(first) { return scalar }
             while let last = stack.indices.last {
                 let next = stack[last].next
                 let object = stack[last].object, count = stack[last].count, refs = stack[last].refs
@@ -189,7 +226,7 @@ package enum BinaryPropertyListReader {
                         throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(object))")
                     }
                     if let scalar = try start(child) {
-                        children.push((key, scalar))
+                        if building { children.push((key, scalar)) }
                     } else {
                         stack[stack.count - 1].key = key
                     }
@@ -197,6 +234,10 @@ package enum BinaryPropertyListReader {
                 }
                 let frame = stack.removeLast()
                 onPath[object] = false
+                guard building else {
+                    if stack.isEmpty { return isDictionary ? .dictionary(PropertyListDictionary()) : .array([]) }
+                    continue
+                }
                 let value: PropertyListTree = isDictionary
                     ? .dictionary(PropertyListDictionary(children.popEntries(from: frame.base)))
                     : .array(children.popValues(from: frame.base))
@@ -248,7 +289,7 @@ package enum BinaryPropertyListReader {
             case 0x4:
                 let (n, content) = try length(at: at, marker: marker, object: object)
                 try need(content, n, object)
-                return .data(Data(UnsafeBufferPointer(rebasing: bytes[content..<content + n])))
+                return .data(building ? Data(UnsafeBufferPointer(rebasing: bytes[content..<content + n])) : Data())
             case 0x5, 0x6:
                 return .string(try string(at: at, marker: marker, object: object))
             case 0x8:
@@ -269,7 +310,7 @@ package enum BinaryPropertyListReader {
                 }
                 stack.append(Frame(object: object, isDictionary: isDictionary, refs: content, count: n, base: children.count))
                 // Room for its children at once (n is bounded by the file's size).
-                children.reserve(n)
+                if building { children.reserve(n) }
                 onPath[object] = true
                 return nil
             case 0xC:
@@ -298,7 +339,8 @@ package enum BinaryPropertyListReader {
                 guard Self.isASCII(slice) else {
                     throw PropertyListError("a binary property list with a non-ASCII byte in an ASCII string (object \(object)); such strings must be UTF-16")
                 }
-                return String(decoding: slice, as: UTF8.self)
+                return building ? String(decoding: slice, as: UTF8.self) : ""
+
             }
             try need(content, 0, object)
             guard n <= (table - content) / 2 else { throw tooMany(object, n) }
@@ -316,6 +358,14 @@ package enum BinaryPropertyListReader {
 
         private func utf16(at: Int, units: Int, object: Int) throws -> String {
             var scalars = String.UnicodeScalarView()
+            try forEachScalar(at: at, units: units, object: object) { if building { scalars.append($0) } }
+            return String(scalars)
+        }
+
+        /// Calls `body` with each scalar of the UTF-16 (big-endian) string at `at`;
+        /// throws on an unpaired surrogate.
+        @inline(__always)
+        private func forEachScalar(at: Int, units: Int, object: Int, _ body: (Unicode.Scalar) -> Void) throws {
             var i = 0
             while i < units {
                 let unit = UInt16(unsigned(at: at + 2 * i, size: 2))
@@ -323,7 +373,7 @@ package enum BinaryPropertyListReader {
                 if unit & 0xFC00 == 0xD800, i < units {
                     let next = UInt16(unsigned(at: at + 2 * i, size: 2))
                     if next & 0xFC00 == 0xDC00, let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(next) - 0xDC00)) {
-                        scalars.append(scalar)
+                        body(scalar)
                         i += 1
                         continue
                     }
@@ -331,9 +381,52 @@ package enum BinaryPropertyListReader {
                 guard let scalar = Unicode.Scalar(unit) else {
                     throw PropertyListError("a binary property list with an unpaired UTF-16 surrogate (0x\(String(unit, radix: 16))) in a string (object \(object)); refused rather than altered")
                 }
-                scalars.append(scalar)
+                body(scalar)
             }
-            return String(scalars)
+        }
+
+        /// The value object under exactly `key` (its UTF-8 bytes) in the top
+        /// dictionary: the last one of a key given twice; nil when there is none or
+        /// the top object is no dictionary. Keys are compared in the file, no key
+        /// is decoded: an ASCII key byte for byte, a UTF-16 key scalar by scalar.
+        mutating func child(forKey key: UnsafeBufferPointer<UInt8>) throws -> Int? {
+            let at = try offset(of: top)
+            let marker = bytes[at]
+            guard marker >> 4 == 0xD else { return nil }
+            let (n, refs) = try length(at: at, marker: marker, object: top)
+            try need(refs, 0, top)
+            guard n <= (table - refs) / (refSize * 2) else { throw tooMany(top, n) }
+            try need(refs, n * refSize * 2, top)
+            var found: Int?
+            for i in 0..<n where try keyEquals(try reference(at: refs + i * refSize, in: top), key) {
+                found = i
+            }
+            return try found.map { try reference(at: refs + (n + $0) * refSize, in: top) }
+        }
+
+        /// Whether the string object `object` is exactly `key` (UTF-8 bytes).
+        private func keyEquals(_ object: Int, _ key: UnsafeBufferPointer<UInt8>) throws -> Bool {
+            let at = try offset(of: object)
+            let marker = bytes[at]
+            let (n, content) = try length(at: at, marker: marker, object: object)
+            if marker >> 4 == 0x5 {
+                // ASCII: equal bytes, or no match (a non-ASCII key is never ASCII in a file).
+                guard n == key.count else { return false }
+                try need(content, n, object)
+                guard let left = key.baseAddress, let base = bytes.baseAddress else { return n == 0 }
+                return memcmp(left, base + content, n) == 0
+            }
+            guard marker >> 4 == 0x6 else { return false }
+            // UTF-16: at least one unit per scalar, at most one per key byte.
+            guard n <= key.count, n * 3 >= key.count else { return false }
+            try need(content, n * 2, object)
+            var utf8 = key.makeIterator()
+            var equal = true
+            try forEachScalar(at: content, units: n, object: object) { scalar in
+                guard equal, let encoded = UTF8.encode(scalar) else { equal = false; return }
+                for byte in encoded where utf8.next() != byte { equal = false }
+            }
+            return equal && utf8.next() == nil
         }
 
         private func tooMany(_ object: Int, _ n: Int) -> PropertyListError {
