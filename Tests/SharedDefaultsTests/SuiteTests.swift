@@ -302,6 +302,37 @@ struct ValueTests {
         #expect(defaults.integer(forKey: "x") == 200)
     }
 
+    @Test("a reader keeps at most a batch of replaced suite files open, and none once its store is gone")
+    func replacedFilesAreReleased() throws {
+        let device = try Device()
+        let path = try device.defaults().fileURL.path
+        /// Descriptors of this process on a replaced (unlinked) copy of the suite file.
+        func replacedOpen() -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter { fd in
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) ?? ""
+                return target.hasPrefix(path) && target.hasSuffix("(deleted)")
+            }.count
+        }
+        var most = 0
+        do {
+            let writer = try device.defaults()
+            let reader = try device.defaults(as: device.share)
+            for n in 0..<60 {
+                writer.set(n, forKey: "n")
+                #expect(reader.integer(forKey: "n") == n)
+                #expect(reader.string(forKey: "missing") == nil) // a second key: the file decoded whole
+                AtomicFile.waitForBackgroundReleases()
+                most = max(most, replacedOpen())
+            }
+        }
+        // The reader's batch, plus the writer's own just-replaced file in flight.
+        #expect(most <= SuiteStore.retiredBatch + 1, "\(most) replaced copies open at once")
+        #expect(most >= 2, "the count must see the reader's retired copies")
+        AtomicFile.waitForBackgroundReleases()
+        #expect(replacedOpen() == 0, "both stores are gone: every replaced copy must be closed")
+    }
+
     @Test("a write by any writer is seen at once by a cached reader")
     func coherentReads() throws {
         let device = try Device()
