@@ -31,13 +31,13 @@ final class SuiteStore: @unchecked Sendable {
         /// Keys exactly as the file spells them (see ``PropertyListDictionary``);
         /// nil while the file is only checked (see `checked`).
         var values: PropertyListDictionary?
-        /// A binary file checked whole but not decoded: the first read of one key
-        /// after another process's save decodes that key's value alone (a read
-        /// after a change then costs a third of a full decode); the second read
-        /// decodes everything, as every write does.
+        /// A binary file checked whole but not decoded: after another process's
+        /// save, the first few keys read (``keysReadAlone``) decode their values
+        /// alone (a read after a change then costs about half a full decode); the
+        /// next key decodes everything, as every write does.
         var checked: Data?
-        /// Whether one key was already read from `checked`.
-        var lookedUp = false
+        /// The keys read alone from `checked`, with their values (nil: absent).
+        var readAlone: [(key: ExactKey, value: PropertyListTree?)] = []
         /// Set when that file was corrupt (values is then empty).
         var problem: SharedDefaultsError?
 
@@ -61,6 +61,7 @@ final class SuiteStore: @unchecked Sendable {
             }
             values = decoded
             checked = nil
+            readAlone = []
             return decoded
         }
     }
@@ -79,6 +80,10 @@ final class SuiteStore: @unchecked Sendable {
     /// what it frees is a replaced file's blocks, which a few kept open a little
     /// longer do not make scarce.
     static let retiredBatch = 8
+
+    /// Keys a changed file answers one by one before it is decoded whole: each
+    /// costs a pass over the file's keys, a tenth of a full decode at any size.
+    static let keysReadAlone = 4
     static let retiredByteLimit: Int64 = 256 << 10
 
     /// How many times this store has read and parsed the file (for tests: an
@@ -122,12 +127,19 @@ final class SuiteStore: @unchecked Sendable {
         guard var current = cache else { return nil }
         if let problem = current.problem { throw problem }
         if let values = current.values { return values[key] }
-        if let checked = current.checked, !current.lookedUp {
-            cache?.lookedUp = true
-            // Checked whole, so the value cannot meet damage; if it did, decode all.
-            do { return try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked) } catch {}
+        if let checked = current.checked {
+            let exact = ExactKey(key)
+            if let known = current.readAlone.first(where: { $0.key == exact }) { return known.value }
+            if current.readAlone.count < Self.keysReadAlone {
+                // Checked whole, so the value cannot meet damage; if it did, decode all.
+                do {
+                    let value = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked)
+                    cache?.readAlone.append((exact, value))
+                    return value
+                } catch {}
+            }
         }
-        // A second key from the same file: decode it whole, once.
+        // One key more from the same file: decode it whole, once.
         let values = current.decoded(path: path)
         cache = current
         if let problem = current.problem { throw problem }

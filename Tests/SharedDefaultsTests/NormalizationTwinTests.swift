@@ -99,6 +99,28 @@ struct NormalizationTwinTests {
         #expect(d.dictionaryRepresentation()[Self.decomposed] as? Int == 1)
     }
 
+    @Test("after each save by another writer, a reader gets each spelling's own value, keys read one by one and past them")
+    func twinsReadAloneAfterAChange() throws {
+        let device = try Device()
+        let writer = try device.defaults()
+        let reader = try device.defaults(as: device.share)
+        for n in 0..<4 {
+            try writer.transaction { t in
+                try t.set("composed \(n)", forKey: Self.composed)
+                try t.set("decomposed \(n)", forKey: Self.decomposed)
+                for k in 0..<8 { try t.set(k * 10 + n, forKey: "k\(k)") }
+            }
+            // Alternate orders, so each spelling is the first key read alone once.
+            let spellings = [(Self.composed, "composed \(n)"), (Self.decomposed, "decomposed \(n)")]
+            let order = n % 2 == 0 ? spellings : spellings.reversed()
+            for (key, value) in order + order { #expect(reader.string(forKey: key) == value, "save \(n)") }
+            // More keys than are read alone: the rest come from the file decoded whole.
+            for k in 0..<8 { #expect(reader.integer(forKey: "k\(k)") == k * 10 + n, "save \(n), k\(k)") }
+            #expect(reader.string(forKey: Self.decomposed) == "decomposed \(n)")
+            #expect(reader.object(forKey: "absent") == nil)
+        }
+    }
+
     @Test("nested twin keys from a peer survive update of that very key's siblings and a Codable read gives a typed error")
     func nestedTwinsAndCodable() throws {
         let device = try Device()
