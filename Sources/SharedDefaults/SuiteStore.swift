@@ -7,9 +7,11 @@ import Foundation
 /// reader opens either the old inode or the new one, never a torn file. A read
 /// costs one lstat(2) when nothing changed: the parsed suite is cached with the
 /// identity (device, inode, size, ctime) of the file it came from, and an atomic
-/// save always makes a new inode. Only a changed identity triggers a re-parse.
-/// The cache keeps the parsed file open (an `AtomicFile.Pin`), so its inode
-/// number cannot be handed to a newer file while the cache trusts it.
+/// save always makes a new inode. Only a changed identity triggers a re-read: the
+/// new file is checked whole, its first keys read are decoded alone, and it is
+/// decoded whole when more are needed (see `Cache`). The cache keeps the parsed
+/// file open (an `AtomicFile.Pin`), so its inode number cannot be handed to a
+/// newer file while the cache trusts it.
 ///
 /// Writes run under the suite's ``FileCoordinator`` write lock: revalidate the
 /// cache (re-read only if another process saved meanwhile), apply the change,
