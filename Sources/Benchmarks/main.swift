@@ -38,6 +38,7 @@ func runChild(_ options: Options) throws {
     case "inbox-writer": try inboxWriterChild(options)
     case "floor-publish": try floorPublishChild(options)
     case "reread-profile": try rereadProfileChild(options)
+    case "check-loop": try checkLoopChild(options)
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }

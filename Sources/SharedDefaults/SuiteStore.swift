@@ -125,7 +125,7 @@ final class SuiteStore: @unchecked Sendable {
     func currentValue(forKey key: String) throws -> PropertyListTree? {
         lock.lock()
         defer { lock.unlock() }
-        try refreshLocked()
+        try refreshLocked(lookingUp: key)
         guard var current = cache else { return nil }
         if let problem = current.problem { throw problem }
         if let values = current.values { return values[key] }
@@ -149,11 +149,12 @@ final class SuiteStore: @unchecked Sendable {
     }
 
     /// Makes `cache` describe the file as it is now (one lstat when nothing changed;
-    /// a read and a check when it did). Called with `lock` held.
-    private func refreshLocked() throws {
+    /// a read and a check when it did, which also reads `key` alone from a binary
+    /// file). Called with `lock` held.
+    private func refreshLocked(lookingUp key: String? = nil) throws {
         let identity = try currentIdentity()
         if let cache, cache.identity == identity { return }
-        let fresh = try load()
+        let fresh = try load(lookingUp: key)
         if fresh.pin != nil { parses += 1 }
         replaceCache(with: fresh, batching: true)
     }
@@ -187,7 +188,7 @@ final class SuiteStore: @unchecked Sendable {
 
     /// Reads and parses the file. A corrupt file is not an error here: it is a
     /// cache entry carrying its problem, so it is diagnosed once per file version.
-    private func load() throws -> Cache {
+    private func load(lookingUp key: String? = nil) throws -> Cache {
         let read: (data: Data, pin: AtomicFile.Pin)?
         do {
             read = try AtomicFile.readPinned(atPath: path)
@@ -199,12 +200,14 @@ final class SuiteStore: @unchecked Sendable {
             // Binary: checked whole now (a damaged file is found here, as a full
             // decode would find it), values decoded when first needed.
             do {
-                let root = try BinaryPropertyListReader.check(read.data)
+                let (root, value) = try BinaryPropertyListReader.check(read.data, lookingUp: key)
                 guard case .dictionary = root else {
                     return Cache(pin: read.pin, values: PropertyListDictionary(),
                                  problem: .corruptSuite(path: path, problem: Self.notADictionary(root), movedTo: nil))
                 }
-                return Cache(pin: read.pin, values: nil, checked: read.data, problem: nil)
+                var cache = Cache(pin: read.pin, values: nil, checked: read.data, problem: nil)
+                if let key { cache.readAlone.append((ExactKey(key), value)) }
+                return cache
             } catch {
                 return Cache(pin: read.pin, values: PropertyListDictionary(),
                              problem: .corruptSuite(path: path, problem: (error as? PropertyListError)?.message ?? "\(error)", movedTo: nil))

@@ -29,6 +29,9 @@ struct PropertyListCheckTests {
             #expect(throws: PropertyListError.self, "\(label): the full read refused it, the check must too") {
                 try BinaryPropertyListReader.check(data)
             }
+            #expect(throws: PropertyListError.self, "\(label): the full read refused it, the check looking up a key must too") {
+                try BinaryPropertyListReader.check(data, lookingUp: "a")
+            }
             return false
         }
         let checked: PropertyListTree
@@ -52,6 +55,8 @@ struct PropertyListCheckTests {
         for key in probes {
             do {
                 let alone = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: data)
+                let onCheck = try BinaryPropertyListReader.check(data, lookingUp: key)
+                #expect(onCheck.root.kind == "dictionary" && Self.same(onCheck.value, values[key]), "\(label): key \(key) found by the check differs")
                 #expect(Self.same(alone, values[key]), "\(label): key \(Array(key.unicodeScalars.map(\.value))) read alone differs from the full read")
             } catch {
                 Issue.record("\(label): key \(key) read alone threw \(error) from a file the check accepted")

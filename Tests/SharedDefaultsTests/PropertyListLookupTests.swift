@@ -20,6 +20,10 @@ struct PropertyListLookupTests {
         for key in probes {
             let alone = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: data)
             let expected = values[key]
+            // The same key found on the check's own pass.
+            let onCheck = try BinaryPropertyListReader.check(data, lookingUp: key).value
+            #expect(onCheck.flatMap { a in alone.map { PropertyListCodecTests.same(a, $0) } } ?? (onCheck == nil && alone == nil),
+                    "\(label): key \(key.unicodeScalars.map(\.value)) found by the check differs from the one read alone")
             let agree = alone.flatMap { a in expected.map { PropertyListCodecTests.same(a, $0) } } ?? (expected == nil && alone == nil)
             #expect(agree, "\(label): key \(key.unicodeScalars.map(\.value)) read alone is \(String(describing: alone)), the full read has \(String(describing: expected))")
         }

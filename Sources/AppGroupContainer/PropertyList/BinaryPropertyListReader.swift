@@ -29,10 +29,28 @@ package enum BinaryPropertyListReader {
     /// instead of decoding every value.
     /// - Throws: the ``PropertyListError`` `read` would throw.
     package static func check(_ data: Data) throws -> PropertyListTree {
+        try check(data, lookingUp: nil).root
+    }
+
+    /// ``check(_:)``, and the value of exactly `key` in the top dictionary as
+    /// ``value(forKey:inCheckedDictionary:)`` gives it, found on the check's own
+    /// pass over the keys (nil `key`: none looked up).
+    /// - Throws: the ``PropertyListError`` `read` would throw.
+    package static func check(_ data: Data, lookingUp key: String?) throws -> (root: PropertyListTree, value: PropertyListTree?) {
         try data.withUnsafeBytes { raw in
             var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false, building: false)
             defer { parser.release() }
-            return try parser.run(from: parser.top)
+            guard var target = key else { return (try parser.run(from: parser.top), nil) }
+            return try target.withUTF8 { utf8 in
+                parser.lookup = utf8
+                let root = try parser.run(from: parser.top)
+                guard let found = parser.found else { return (root, nil) }
+                // The whole file passed: decode that one value, counted afresh.
+                parser.building = true
+                parser.lookup = nil
+                parser.seen = 0
+                return (root, try parser.run(from: found))
+            }
         }
     }
 
@@ -82,7 +100,11 @@ package enum BinaryPropertyListReader {
         var seen = 0
         let uids: Bool
         /// False when only checking (``check(_:)``): every test is made, no value built.
-        let building: Bool
+        var building: Bool
+        /// While checking: the key (UTF-8) whose value object in the top dictionary
+        /// to note in `found` (the last one of a key given twice).
+        var lookup: UnsafeBufferPointer<UInt8>?
+        var found: Int?
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool, building: Bool) throws {
             self.bytes = bytes
@@ -169,15 +191,20 @@ package enum BinaryPropertyListReader {
         }
 
         /// The element count of the object whose marker is at `at`, and where its content begins.
+        ///
+        /// This and the other helpers the walk calls without inlining are `mutating`
+        /// though they change nothing: called from the mutating walk, a non-mutating
+        /// method got a copy of the whole parser (150 bytes, and the stack array's
+        /// reference) at each call, a quarter of a check's time (perf, issue 14).
         @inline(__always)
-        private func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
+        private mutating func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
             let low = Int(marker & 0x0F)
             if low != 0x0F { return (low, at + 1) }
             return try longLength(at: at, object: object)
         }
 
         /// ``length(at:marker:object:)`` of 15 elements or more: an integer object follows the marker.
-        private func longLength(at: Int, object: Int) throws -> (count: Int, content: Int) {
+        private mutating func longLength(at: Int, object: Int) throws -> (count: Int, content: Int) {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
@@ -220,8 +247,10 @@ package enum BinaryPropertyListReader {
                 let isDictionary = stack[last].isDictionary
                 if next < count {
                     stack[last].next = next + 1
-                    let key = isDictionary ? try keyString(try reference(at: refs + next * refSize, in: object), in: object) : ""
+                    let keyObject = isDictionary ? try reference(at: refs + next * refSize, in: object) : 0
+                    let key = isDictionary ? try keyString(keyObject, in: object) : ""
                     let child = try reference(at: refs + (isDictionary ? count + next : next) * refSize, in: object)
+                    if let lookup, last == 0, object == top, isDictionary, try keyEquals(keyObject, lookup) { found = child }
                     if onPath[child] {
                         throw PropertyListError("a binary property list with a cycle: object \(child) contains itself (through object \(object))")
                     }
@@ -331,7 +360,7 @@ package enum BinaryPropertyListReader {
         }
 
         /// The ASCII (0x5) or UTF-16 (0x6) string whose marker is at `at`.
-        private func string(at: Int, marker: UInt8, object: Int) throws -> String {
+        private mutating func string(at: Int, marker: UInt8, object: Int) throws -> String {
             let (n, content) = try length(at: at, marker: marker, object: object)
             if marker >> 4 == 0x5 {
                 try need(content, n, object)
@@ -356,7 +385,7 @@ package enum BinaryPropertyListReader {
             return bits & 0x80 == 0
         }
 
-        private func utf16(at: Int, units: Int, object: Int) throws -> String {
+        private mutating func utf16(at: Int, units: Int, object: Int) throws -> String {
             var scalars = String.UnicodeScalarView()
             try forEachScalar(at: at, units: units, object: object) { if building { scalars.append($0) } }
             return String(scalars)
@@ -405,7 +434,7 @@ package enum BinaryPropertyListReader {
         }
 
         /// Whether the string object `object` is exactly `key` (UTF-8 bytes).
-        private func keyEquals(_ object: Int, _ key: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        private mutating func keyEquals(_ object: Int, _ key: UnsafeBufferPointer<UInt8>) throws -> Bool {
             let at = try offset(of: object)
             let marker = bytes[at]
             let (n, content) = try length(at: at, marker: marker, object: object)

@@ -51,8 +51,7 @@ func rereadProfileChild(_ options: Options) throws {
         fileRead.append(now() - start)
         start = now()
         // What a suite's first read of a changed file does: check it all, decode one value.
-        _ = try BinaryPropertyListReader.check(read.data)
-        _ = try BinaryPropertyListReader.value(forKey: "greeting", inCheckedDictionary: read.data)
+        _ = try BinaryPropertyListReader.check(read.data, lookingUp: "greeting")
         parse.append(now() - start)
         try save()
         start = now()
@@ -76,4 +75,21 @@ func rereadProfileChild(_ options: Options) throws {
         print("\(sample.name)\tmedian \(Int(sample.medianNs)) ns\tp99 \(Int(sample.p99Ns)) ns\tn=\(sample.count)")
     }
     print("\(keys) keys: \(warm.name)\tmedian \(Int(warm.medianNs)) ns\tp99 \(Int(warm.p99Ns)) ns\tn=\(warm.count)")
+}
+
+/// Child role, for profiling only (not a case): `check-loop [--keys N] [--count C]`.
+/// The check of a suite file plus the decoding of one key (what a read after
+/// another process's save does to the bytes), in memory, C times: run it under
+/// `perf record` to see the reader's hot spots without system calls or saves.
+func checkLoopChild(_ options: Options) throws {
+    let keys = (try? options.int("keys")) ?? 100
+    let count = (try? options.int("count")) ?? 200_000
+    var d = PropertyListDictionary()
+    if case .dictionary(let s) = sampleTree(keys: keys) { d = s }
+    d.set(.string("hello"), forKey: "greeting")
+    let data = try PropertyListCodec.write(.dictionary(d), format: .binary)
+    var n = 0
+    let start = now()
+    for _ in 0..<count { if try BinaryPropertyListReader.check(data, lookingUp: "greeting").value != nil { n += 1 } }
+    print("check+lookup: \((now() - start) / UInt64(count)) ns per call, \(n)")
 }
