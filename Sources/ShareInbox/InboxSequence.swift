@@ -160,10 +160,24 @@ extension ShareInbox {
 
     /// The first line's boot id and number; nil when it is not that.
     static func parseSequence(_ data: Data) -> (boot: String, number: UInt64)? {
-        let line = data.prefix(while: { $0 != 0x0A })
-        let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
-        guard parts.count == 2, let number = UInt64(parts[1]) else { return nil }
-        return (String(parts[0]), number)
+        // By bytes (a String per line and its split were a fifth of an enqueue):
+        // words of the first line separated by runs of spaces, exactly two.
+        data.withUnsafeBytes { raw -> (boot: String, number: UInt64)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let end = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+            var words: [Range<Int>] = []
+            var i = bytes.startIndex
+            while i < end {
+                if bytes[i] == 0x20 { i += 1; continue }
+                let start = i
+                while i < end, bytes[i] != 0x20 { i += 1 }
+                words.append(start..<i)
+                if words.count > 2 { return nil }
+            }
+            guard words.count == 2,
+                  let number = UInt64(String(decoding: UnsafeBufferPointer(rebasing: bytes[words[1]]), as: UTF8.self)) else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[words[0]]), as: UTF8.self), number)
+        }
     }
 
     /// The kernel's boot id (Linux), nil where there is none: then every sequence

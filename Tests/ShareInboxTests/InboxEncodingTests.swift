@@ -1,0 +1,69 @@
+import AppGroupSimulation
+import Foundation
+import Testing
+@testable import ShareInbox
+
+/// The enqueue's hand-written codings (issue 14, part 5) against what they replace:
+/// the item record against `JSONEncoder`, the sequence line's parser against the
+/// split-based one it replaced.
+@Suite("Inbox encodings")
+struct InboxEncodingTests {
+    static let texts = ["", "plain", "quote \" and backslash \\ and slash /", "tab\tnew\nline\rbell\u{7}esc\u{1B}del\u{7F}",
+                        "caf\u{E9}", "cafe\u{301}", "\u{1F600} \u{10FFFF}", "日本語", "\u{1}\u{1F}", String(repeating: "x", count: 4000)]
+    static let dates: [Double] = [0, -0.0, 1, -1, 0.1, 1_733_021_234.123456, -63_113_904_000, 1e300, -1e300, .leastNonzeroMagnitude,
+                                  .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude, 1e-5, 123456789012345680]
+
+    static func encodedByFoundation(_ record: ItemRecord) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(record)
+    }
+
+    @Test("a hand-written record reads back as exactly the record JSONEncoder's bytes read back as (3,000 seeded records)")
+    func recordsAgree() throws {
+        var rng = SeededGenerator(seed: 0x15EC)
+        for i in 0..<3_000 {
+            func text() -> String? {
+                Int.random(in: 0..<5, using: &rng) == 0 ? nil : Self.texts.randomElement(using: &rng).map { $0 + String(i % 7) }
+            }
+            let item = SharedItem(url: Int.random(in: 0..<3, using: &rng) == 0 ? nil : URL(string: "https://example.com/a%20b/\(i)?q=\"x\"&r=%E9"),
+                                  title: text(), kind: ["public.url", "public.plain-text", "com.example.x-1"].randomElement(using: &rng)!,
+                                  date: Date(timeIntervalSince1970: Self.dates.randomElement(using: &rng)! + Double(i % 3)))
+            var record = try ItemRecord(validating: item, sender: text())
+            for k in 0..<Int.random(in: 0...3, using: &rng) {
+                record.attachments.append(.init(name: "file \(k) \u{E9}\"\\.bin", size: Int64.random(in: 0...ShareInbox.attachmentByteLimit, using: &rng)))
+            }
+            let mine = try record.encoded()
+            let decoded = try ItemRecord.decode(mine, path: "record \(i)")
+            // Compared by JSONEncoder's bytes: exact strings (not Swift's ==) and exact doubles.
+            #expect(try Self.encodedByFoundation(decoded) == Self.encodedByFoundation(record),
+                    "record \(i): \(String(decoding: mine, as: UTF8.self))")
+            #expect(decoded.date.bitPattern == record.date.bitPattern || (decoded.date == 0 && record.date == 0), "record \(i)")
+            #expect(!ItemRecord.nests(deeperThan: 3, mine))
+        }
+    }
+
+    /// The parser the byte-level one replaced, kept here as the reference.
+    static func splitParse(_ data: Data) -> (boot: String, number: UInt64)? {
+        let line = data.prefix(while: { $0 != 0x0A })
+        let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
+        guard parts.count == 2, let number = UInt64(parts[1]) else { return nil }
+        return (String(parts[0]), number)
+    }
+
+    @Test("the sequence line parser agrees with the split-based one on 20,000 seeded lines")
+    func sequenceLinesAgree() {
+        var rng = SeededGenerator(seed: 0x5E0)
+        let alphabet: [UInt8] = Array("ab-09+ ".utf8) + [0x20, 0x20, 0x0A, 0xFF, 0xC3, 0xA9, 0x00, 0x09] + Array("18446744073709551615".utf8)
+        var accepted = 0
+        for i in 0..<20_000 {
+            var bytes = (0..<Int.random(in: 0...48, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            if i % 3 == 0 { bytes = Array("boot-\(i)  \(UInt64.random(in: 0...UInt64.max, using: &rng))\n".utf8) + bytes }
+            let data = Data(bytes)
+            let mine = ShareInbox.parseSequence(data), reference = Self.splitParse(data)
+            #expect(mine?.boot == reference?.boot && mine?.number == reference?.number, "line \(bytes)")
+            if mine != nil { accepted += 1 }
+        }
+        #expect(accepted > 5_000)
+    }
+}
