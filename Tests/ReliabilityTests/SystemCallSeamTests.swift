@@ -74,7 +74,7 @@ struct SystemCallSeamTests {
     /// Operations that must survive one EINTR from any of their calls.
     static let interruptible: [(String, FaultInjection.Call)] = [
         ("AtomicFile.write", .openat), ("AtomicFile.write", .write), ("AtomicFile.write", .fsync), ("AtomicFile.write", .renameat),
-        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .renameat), ("ShareInbox.enqueue", .open),
+        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .renameat), ("ShareInbox.enqueue", .openat),
     ]
 
     @Test("EINTR injected once into a call is retried below the domain layer: the operation completes",
