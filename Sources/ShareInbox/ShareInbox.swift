@@ -90,6 +90,8 @@ public struct ShareInbox: Sendable {
     let resolver: ContainerResolver?
     /// This instance's drain session: drains through one instance take turns.
     let session: String
+    /// This instance's journal log, kept open across enqueues (shared by copies).
+    let journalWriter = JournalWriter()
 
     /// The default inbox name.
     public static let defaultName = "Inbox"
@@ -140,7 +142,7 @@ public struct ShareInbox: Sendable {
         // Another user's directory on the way, or one others may write, would let
         // them plant or take items: refused (or, when ours, repaired to 0700).
         try TrustedDirectory.requireChain(to: self.directory.path)
-        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory] {
+        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory, journalDirectory] {
             try TrustedDirectory.make(sub.path)
         }
     }
@@ -152,14 +154,16 @@ public struct ShareInbox: Sendable {
     var quarantineDirectory: URL { directory.appendingPathComponent("Quarantine", isDirectory: true) }
     var sequenceFile: URL { directory.appendingPathComponent("Sequence", isDirectory: false) }
 
-    /// How many items are published and not yet claimed (one streaming pass over
-    /// the directory).
+    /// How many items are published and not yet claimed or delivered: those in
+    /// `Items/` (one streaming pass over the directory) and the journal's records
+    /// past their logs' cursors (their headers read, no lock taken).
     public func pendingCount() throws -> Int {
         try AtomicFile.requireContainedDirectory(directory)
         var count = 0
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
+        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: false) { _, _, _ in count += 1 }
         return count
     }
 }
