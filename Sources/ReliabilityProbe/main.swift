@@ -120,6 +120,32 @@ do {
         fail("inbox-stop needs a debug build (the system-call hook)")
         #endif
 
+    case "inbox-drain-stop":
+        // One drain of at most one item, stopped (to be SIGKILLed) just before its
+        // system call number --at; without --at, every call is printed.
+        #if DEBUG
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let stopAt = optionalOption("at").flatMap(Int.init)
+        let count = CallCounter()
+        // Calls are counted from the first one on the journal: what comes before
+        // (putting back the claims of earlier killed drains) varies from run to run.
+        let counting = Locked(false)
+        let drained = try SystemCallObserver.run({ call, path in
+            guard counting.withLock({ $0 = $0 || path.contains("/Journal/"); return $0 }) else { return }
+            let i = count.next()
+            guard let stopAt else { return say("call \(i) \(call) \(path)") }
+            if i == stopAt {
+                say("stopped \(i) \(call) \(path)")
+                while true { sleep(60) }
+            }
+        }) {
+            try inbox.drain(maximumCount: 1) { item in say("handled \(item.title ?? "?")") }
+        }
+        say("drained \(drained)")
+        #else
+        fail("inbox-drain-stop needs a debug build (the system-call hook)")
+        #endif
+
     case "keychain-writer":
         let keychain = try Keychain.fromEnvironment()
         let group = option("group")
