@@ -51,6 +51,12 @@ extension DirectoryHandle {
         try Sys.forEachEntry(at: own, path: path, body)
     }
 
+    /// True when something (of any kind, a link not followed) has the name
+    /// `relative` (which may go through subdirectories) below this directory.
+    package func hasEntry(_ relative: String) throws -> Bool {
+        try Sys.lstat(at: fd, relative, path: pathOf(relative)) != nil
+    }
+
     /// fsync(2) of this directory: the names created or removed in it survive a crash.
     package func sync() throws { try Sys.fsync(fd, path: path) }
 }

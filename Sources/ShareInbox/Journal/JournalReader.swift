@@ -38,6 +38,9 @@ final class JournalReader {
     private var logs: [String: Log] = [:]
     private var heads: [UInt64: String] = [:]
     private var openCount = 0
+    /// Logs in the order their descriptors were opened: the oldest are closed first.
+    private var openOrder: [String] = []
+    private var openOrderStart = 0
     /// Cursor files created since the last sync of `Journal/`.
     private var createdCursors = false
     /// Cursor names seen without their log (a drain killed between the two removals).
@@ -145,13 +148,19 @@ final class JournalReader {
     }
 
     private func evictIfNeeded(keeping kept: String) throws {
-        guard openCount > Self.openLimit else { return }
-        for (name, log) in logs where name != kept && (log.file != nil || log.cursorFile != nil) {
+        openOrder.append(kept)
+        while openCount > Self.openLimit && openOrderStart < openOrder.count {
+            let name = openOrder[openOrderStart]
+            openOrderStart += 1
+            guard name != kept, let log = logs[name], log.file != nil || log.cursorFile != nil else { continue }
             close(log)
             logs[name]?.file = nil
             logs[name]?.cursorFile = nil
             logs[name]?.cursorDirty = false
-            if openCount <= Self.openLimit { return }
+        }
+        if openOrderStart > 4096 && openOrderStart * 2 > openOrder.count {
+            openOrder.removeFirst(openOrderStart)
+            openOrderStart = 0
         }
     }
 
@@ -182,7 +191,11 @@ final class JournalReader {
                     problem = "its number \(header.number) is also the number of the next record of \(other)"
                 }
                 if let problem {
-                    try quarantine(name, from: log.cursor, to: log.cursor + header.recordSize, because: "a record out of order: " + problem)
+                    // A whole record out of order goes alone; bytes that only look
+                    // like a header go up to the next whole record.
+                    let whole = try isWholeRecord(file, at: log.cursor, end: log.end)
+                    let next = whole ? log.cursor + header.recordSize : try nextRecord(in: name, after: log.cursor, end: log.end)
+                    try quarantine(name, from: log.cursor, to: next, because: (whole ? "a record out of order: " : "damaged bytes (") + problem + (whole ? "" : ")"))
                     continue
                 }
                 logs[name]?.head = header
@@ -192,9 +205,42 @@ final class JournalReader {
                 guard try writerIsGone(name) else { return }
                 try quarantine(name, from: log.cursor, to: log.end, because: "a record cut short at the end of a log whose writer is gone")
             case .failure(let damage):
-                try quarantine(name, from: log.cursor, to: log.end, because: "\(damage); the log's framing is lost from there to its end")
+                let next = try nextRecord(in: name, after: log.cursor, end: log.end)
+                try quarantine(name, from: log.cursor, to: next, because: "\(damage), up to the next whole record")
             }
         }
+    }
+
+    /// The offset of the first whole record (magic, header and checksum right)
+    /// after `offset`, or `end` when there is none: where reading resumes after
+    /// damage, so one bad stretch never costs the records behind it. Reads in
+    /// chunks (constant memory).
+    private func nextRecord(in name: String, after offset: Int64, end: Int64) throws -> Int64 {
+        guard let file = try file(of: name) else { return end }
+        let chunk = 1 << 16
+        var start = offset + 1
+        while start < end {
+            let bytes = try file.read(Int(min(Int64(chunk + 3), end - start)), at: start)
+            if bytes.count < 4 { break }
+            var index = bytes.startIndex
+            while index + 4 <= bytes.endIndex {
+                if bytes[index] == JournalRecord.magic[0], bytes[index..<index + 4].elementsEqual(JournalRecord.magic) {
+                    let candidate = start + Int64(index - bytes.startIndex)
+                    if try isWholeRecord(file, at: candidate, end: end) { return candidate }
+                }
+                index += 1
+            }
+            start += Int64(chunk)
+        }
+        return end
+    }
+
+    private func isWholeRecord(_ file: OpenFile, at offset: Int64, end: Int64) throws -> Bool {
+        let bytes = try file.read(JournalRecord.headerSize, at: offset)
+        guard case let .success(header) = JournalRecord.header(bytes, available: end - offset) else { return false }
+        let payload = try file.read(header.length, at: offset + Int64(JournalRecord.headerSize))
+        return payload.count == header.length
+            && JournalRecord.checksum(length: UInt32(header.length), number: header.number, payload: payload) == header.checksum
     }
 
     /// True when no process holds the log's lock (its writer closed it or died).
@@ -223,7 +269,9 @@ final class JournalReader {
         guard payload.count == header.length,
               JournalRecord.checksum(length: UInt32(header.length), number: number, payload: payload) == header.checksum else {
             try dropHead(name)
-            try quarantine(name, from: log.cursor, to: log.cursor + header.recordSize, because: "a record whose checksum does not match its bytes")
+            // Its length may be the damaged part: what follows is found by its framing.
+            let next = try nextRecord(in: name, after: log.cursor, end: log.end)
+            try quarantine(name, from: log.cursor, to: next, because: "a record whose checksum does not match its bytes, up to the next whole record")
             try loadHead(name, floor: number)
             return .damaged
         }
@@ -261,19 +309,30 @@ final class JournalReader {
     private func setCursor(_ name: String, to offset: Int64) throws {
         guard let log = logs[name] else { return }
         var cursorFile = log.cursorFile
+        var openedHere = false
         if cursorFile == nil {
             let cursorName = JournalCursor.name(forLog: name)
-            let existed = try journal.identity(of: cursorName) != nil
+            var existed: Bool
+            do {
+                existed = try journal.identity(of: cursorName) != nil
+            } catch {
+                // A link or a FIFO where the cursor belongs: set aside, a real one made.
+                setAside(cursorName, because: "it is not a regular file (\(error))")
+                existed = false
+            }
             cursorFile = try journal.openOrCreateFile(cursorName)
             if !existed { createdCursors = true }
             logs[name]?.cursorFile = cursorFile
-            if log.file == nil { openCount += 1 }
+            if log.file == nil {
+                openCount += 1
+                openedHere = true
+            }
         }
         guard let cursorFile else { return }
         try cursorFile.write(JournalCursor.encode(offset: offset, device: log.device, inode: log.inode), at: 0)
         logs[name]?.cursor = offset
         logs[name]?.cursorDirty = true
-        try evictIfNeeded(keeping: name)
+        if openedHere { try evictIfNeeded(keeping: name) }
     }
 
     /// fsyncs the cursors written since the last call (and `Journal/` when one was created).

@@ -25,6 +25,10 @@ extension ShareInbox {
                 if let last = slot?.lastNumber, number <= last {
                     throw FileOperations.nameTakenError(log.file.path, operation: "append")
                 }
+                // Nor may a number name an entry in Items/ (planted, or left by an
+                // older version): the one lstat an item's rename would have made.
+                let name = "Items/" + InboxNames.itemName(number)
+                if try inbox.hasEntry(name) { throw FileOperations.nameTakenError(inbox.path + "/" + name, operation: "append") }
                 let record = JournalRecord.encode(number: number, payload: payload)
                 do {
                     try log.file.write(record)
