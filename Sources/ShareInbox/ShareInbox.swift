@@ -19,13 +19,17 @@ import Foundation
 ///
 /// Layout, under `<container>/Library/Application Support/<name>/` (name `Inbox` by default):
 ///
-///     Items/<sequence>           a published item without attachments: its record
-///                                (JSON), one file (names are 20 digits)
-///     Items/<sequence>/          a published item with attachments, a directory:
+///     Journal/<pid>-<hex>.log    items without attachments: one writer's append-only
+///                                log of numbered, checksummed records, locked by
+///                                its writer while it keeps it
+///     Journal/<pid>-<hex>.cursor how far that log was delivered
+///     Journal/.consumer.lock     held by the one drain delivering the journal
+///     Items/<sequence>/          a published item with attachments, a directory
+///                                (names are 20 digits):
 ///         item.json              its record
 ///         <attachment>...        the copied files
-///     Items/.tmp-<pid>-<random>  an item without attachments being written (hidden:
-///                                never read by a drainer, counted or watched)
+///     Items/<sequence>           an item without attachments from an older version
+///     Items/.tmp-<pid>-<random>  such an item being written by an older version
 ///     Staging/<pid>-<random>     items with attachments being written (never read)
 ///     Claims/<session>/          the item a running drain is handling, then
 ///                                <sequence>.delivered while it is being removed
@@ -59,8 +63,10 @@ import Foundation
 /// - Attachments live in the item's directory and are removed with it.
 ///
 /// Durability: with `durable` (the default) an enqueue without attachments costs
-/// two fsyncs (the item file, then `Items/` after the publishing rename); with
-/// attachments, one per file plus the record, the item directory and `Items/`.
+/// one fdatasync (its record appended to the journal, see <doc:TheShareInbox>);
+/// with attachments, one fsync per file plus the record, the item directory and
+/// `Items/`. A journal item is delivered when its log's cursor passes it, after
+/// the handler returned; cursors are fsynced in batches as removals are.
 /// Removals after delivery are fsynced in batches (`removalSyncInterval`): a
 /// process crash loses none, a power loss may bring back a few handled items
 /// (delivered again, never lost). The sequence file itself is

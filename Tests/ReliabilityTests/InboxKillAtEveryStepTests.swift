@@ -44,14 +44,7 @@ struct InboxKillAtEveryStepTests {
         var notPublished: Set<String> = []
         for n in 1...steps.count {
             let title = "stop-\(n)"
-            let process = try probe(title, ["--at", String(n)])
-            let line = process.waitForLine(timeout: 30) { $0.hasPrefix("stopped ") || $0.hasPrefix("ack ") }
-            process.kill()
-            let outcome = process.wait(timeout: 30)
-            let stopped = try #require(line, "step \(n): the probe neither stopped nor finished: \(outcome.standardError)")
-            let fields = stopped.split(separator: " ").map(String.init)
-            #expect(fields.first == "stopped" && fields.count >= 3 && fields[2] == steps[n - 1][2],
-                    "step \(n): stopped at \(stopped), expected before \(steps[n - 1][2]) as in the full run")
+            _ = try Self.stopAndKill(try probe(title, ["--at", String(n)]), step: n, steps: steps, finished: "ack ")
             if n > publish { published.insert(title) } else { notPublished.insert(title) }
         }
 
@@ -144,14 +137,7 @@ struct InboxKillAtEveryStepTests {
         var handled: [String: Int] = ["item-1": 1, "item-2": 1]
         var final: Set<String> = ["item-1", "item-2"] // handled with its cursor written: never again
         for n in 1...steps.count {
-            let process = try drainProbe(["--at", String(n)])
-            let line = process.waitForLine(timeout: 30) { $0.hasPrefix("stopped ") || $0.hasPrefix("drained ") }
-            process.kill()
-            let outcome = process.wait(timeout: 30)
-            let stopped = try #require(line, "step \(n): the probe neither stopped nor finished: \(outcome.standardError)")
-            let fields = stopped.split(separator: " ").map(String.init)
-            #expect(fields.first == "stopped" && fields.count >= 3 && fields[2] == steps[n - 1][2],
-                    "step \(n): stopped at \(stopped), expected before \(steps[n - 1][2]) as in the full run")
+            let outcome = try Self.stopAndKill(try drainProbe(["--at", String(n)]), step: n, steps: steps, finished: "drained ")
             for title in outcome.outputLines.compactMap({ $0.hasPrefix("handled ") ? String($0.dropFirst(8)) : nil }) {
                 #expect(!final.contains(title), "step \(n): \(title) was delivered again after its cursor was written")
                 handled[title, default: 0] += 1
@@ -170,6 +156,20 @@ struct InboxKillAtEveryStepTests {
         #expect(again > 0, "some kill landed between a handler's return and its cursor write: that item comes again")
         report("inbox drain killed at every step: \(steps.count) steps, cursor written at \(cursorWrite), "
             + "\(again) items delivered again after a kill before their cursor")
+    }
+
+    /// Waits for `process` (told to stop before its call number `n`) to stop, SIGKILLs
+    /// it, checks it stopped before the call the full run made there, and returns
+    /// what it printed.
+    static func stopAndKill(_ process: LaunchedProcess, step n: Int, steps: [[String]], finished: String) throws -> ProcessOutcome {
+        let line = process.waitForLine(timeout: 30) { $0.hasPrefix("stopped ") || $0.hasPrefix(finished) }
+        process.kill()
+        let outcome = process.wait(timeout: 30)
+        let stopped = try #require(line, "step \(n): the probe neither stopped nor finished: \(outcome.standardError)")
+        let fields = stopped.split(separator: " ").map(String.init)
+        #expect(fields.first == "stopped" && fields.count >= 3 && fields[2] == steps[n - 1][2],
+                "step \(n): stopped at \(stopped), expected before \(steps[n - 1][2]) as in the full run")
+        return outcome
     }
 
     /// `<...>/Journal/<name>.log`: a journal log.
