@@ -120,6 +120,29 @@ do {
         fail("inbox-stop needs a debug build (the system-call hook)")
         #endif
 
+    case "inbox-drainer":
+        // Drains until the file --done exists and a drain finds nothing; prints
+        // "drain" at each drain's start and "got <number> <title>" per item. Every
+        // 7th item's handler drains again inside (a nested drain: it never waits).
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let done = option("done")
+        var handled = 0
+        while true {
+            say("drain")
+            let n = try inbox.drain { item in
+                say("got \(item.sequenceNumber) \(item.title ?? "?")")
+                handled += 1
+                if handled % 7 == 0 {
+                    say("nested")
+                    try inbox.drain { say("got \($0.sequenceNumber) \($0.title ?? "?")") }
+                    say("drain")
+                }
+            }
+            if n == 0 && FileManager.default.fileExists(atPath: done) { break }
+            if n == 0 { usleep(10_000) }
+        }
+        say("done")
+
     case "inbox-drain-stop":
         // One drain of at most one item, stopped (to be SIGKILLed) just before its
         // system call number --at; without --at, every call is printed.
