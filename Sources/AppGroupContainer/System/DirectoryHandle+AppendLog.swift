@@ -12,6 +12,24 @@ import Foundation
 // offsets, flushed with fdatasync, its name checked against the open inode, and
 // the directory listed and changed, every name resolved against the descriptor.
 extension DirectoryHandle {
+    /// Opens the directory at `url` as ``open(_:)`` does (no link followed below its
+    /// container root, this user's, mode 0700), in one openat2 from the root
+    /// (RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS) instead of one open per component;
+    /// where openat2 is missing or finds a link, the walk decides (and names the
+    /// link in its error). For a queue that walks at every operation.
+    package static func openResolvingBeneath(_ url: URL) throws -> DirectoryHandle? {
+        let path = url.standardizedFileURL.path
+        if let root = ContainerRoots.root(containing: path), path.utf8.count > root.utf8.count + 1,
+           let rootFD = try? Sys.open(root, O_RDONLY | O_DIRECTORY) {
+            let relative = String(decoding: path.utf8.dropFirst(root.utf8.count + 1), as: UTF8.self)
+            let opened = Sys.openBeneath(rootFD, relative, O_RDONLY | O_DIRECTORY, path: path)
+            Sys.close(rootFD)
+            if case .success(let fd) = opened { return try checked(DirectoryHandle(ContainedDirectory(fd: fd, path: path))) }
+            if case .failure(let code) = opened, code == .ENOENT { return nil }
+        }
+        return try open(url)
+    }
+
     /// Creates the new file `name` (refusing anything there, mode 0600 whatever
     /// the umask) open to append only (O_APPEND: every write lands at the end).
     /// - Throws: an error for which ``FileOperations/isNameTaken(_:)`` is true when

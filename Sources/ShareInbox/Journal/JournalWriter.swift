@@ -36,12 +36,15 @@ final class JournalWriter: Sendable {
         try current.withLock(body)
     }
 
-    /// The log to append to: the open one while `Journal/<name>` still names it and
-    /// it is under ``rotationSize``; otherwise a new one (its creation fsynced into
-    /// `journal` when `durable`, before any record in it counts).
-    static func usableLog(_ log: inout Log?, in journal: DirectoryHandle, durable: Bool, inbox: String) throws -> Log {
+    /// The log to append to: the open one while `Journal/<name>` (below `inbox`,
+    /// the enqueue's walked directory) still names it and it is under
+    /// ``rotationSize``; otherwise a new one (its creation fsynced into `Journal/`
+    /// when `durable`, before any record in it counts).
+    static func usableLog(_ log: inout Log?, inbox directory: DirectoryHandle, durable: Bool, inboxPath inbox: String) throws -> Log {
         if let open = log {
-            let identity = try? journal.identity(of: open.name)
+            // One lstat through the walked descriptor; the record is written to the
+            // open descriptor whatever the name, so this only notices a log moved away.
+            let identity = try? directory.identity(of: "Journal/" + open.name)
             if open.size < rotationSize, let identity, identity.device == open.device, identity.inode == open.inode {
                 return open
             }
@@ -52,6 +55,7 @@ final class JournalWriter: Sendable {
             open.file.close()
             log = nil
         }
+        let journal = try directory.openDirectory("Journal")
         let created = try create(in: journal)
         if durable { try journal.sync() }
         log = created

@@ -15,9 +15,8 @@ extension ShareInbox {
     /// again, so a drain judges a partial record at its end as damage (its writer
     /// is gone) and reads everything before it.
     func enqueueToJournal(_ payload: Data, inbox: DirectoryHandle) throws -> UInt64 {
-        let journal = try inbox.openDirectory("Journal")
         return try journalWriter.withLog { slot in
-            let log = try JournalWriter.usableLog(&slot, in: journal, durable: durable, inbox: directory.path)
+            let log = try JournalWriter.usableLog(&slot, inbox: inbox, durable: durable, inboxPath: directory.path)
             let number = try publish(inbox: inbox, placeNumber: { number in
                 // The sequence file said less than this log holds (edited, restored
                 // from a backup...): as a name taken in Items/, it makes the
