@@ -120,6 +120,55 @@ do {
         fail("inbox-stop needs a debug build (the system-call hook)")
         #endif
 
+    case "inbox-drainer":
+        // Drains until the file --done exists and a drain finds nothing; prints
+        // "drain" at each drain's start and "got <number> <title>" per item. Every
+        // 7th item's handler drains again inside (a nested drain: it never waits).
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let done = option("done")
+        var handled = 0
+        while true {
+            say("drain")
+            let n = try inbox.drain { item in
+                say("got \(item.sequenceNumber) \(item.title ?? "?")")
+                handled += 1
+                if handled % 7 == 0 {
+                    say("nested")
+                    try inbox.drain { say("got \($0.sequenceNumber) \($0.title ?? "?")") }
+                    say("drain")
+                }
+            }
+            if n == 0 && FileManager.default.fileExists(atPath: done) { break }
+            if n == 0 { usleep(10_000) }
+        }
+        say("done")
+
+    case "inbox-drain-stop":
+        // One drain of at most one item, stopped (to be SIGKILLed) just before its
+        // system call number --at; without --at, every call is printed.
+        #if DEBUG
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
+        let stopAt = optionalOption("at").flatMap(Int.init)
+        let count = CallCounter()
+        // Calls are counted from the first one on the journal: what comes before
+        // (putting back the claims of earlier killed drains) varies from run to run.
+        let counting = Locked(false)
+        let drained = try SystemCallObserver.run({ call, path in
+            guard counting.withLock({ $0 = $0 || path.contains("/Journal/"); return $0 }) else { return }
+            let i = count.next()
+            guard let stopAt else { return say("call \(i) \(call) \(path)") }
+            if i == stopAt {
+                say("stopped \(i) \(call) \(path)")
+                while true { sleep(60) }
+            }
+        }) {
+            try inbox.drain(maximumCount: 1) { item in say("handled \(item.title ?? "?")") }
+        }
+        say("drained \(drained)")
+        #else
+        fail("inbox-drain-stop needs a debug build (the system-call hook)")
+        #endif
+
     case "keychain-writer":
         let keychain = try Keychain.fromEnvironment()
         let group = option("group")

@@ -27,6 +27,9 @@ struct DrainRun {
     /// more than the drain's own work.
     private let itemsPath: String
     private let sessionPath: String
+    /// The journal, when this drain holds its consumer lock (nil: another drain
+    /// delivers the journal, this one only `Items/`).
+    private let journal: JournalReader?
 
     /// Starts at the lowest published item, after raising the sequence file to the
     /// highest one when an item stands above what the file says (planted, or left
@@ -37,13 +40,27 @@ struct DrainRun {
         self.sessionDirectory = sessionDirectory
         itemsPath = inbox.itemsDirectory.path
         sessionPath = sessionDirectory.path
+        journal = try JournalReader.open(inbox)
         let published = try inbox.publishedRange()
-        var tail = try inbox.lastPublishedSequence()
+        var tail = try Self.refresh(inbox, journal, floor: 0)
         if let published, published.upperBound > tail {
             tail = try inbox.durableSequence(atLeast: published.upperBound, sync: false)
         }
         self.tail = tail
-        next = published?.lowerBound ?? Self.after(tail)
+        let lowest = [published?.lowerBound, journal?.lowestHead(atLeast: 0)].compactMap { $0 }.min()
+        next = lowest ?? Self.after(tail)
+    }
+
+    /// The last number given out, read under the sequence file's shared lock
+    /// together with how far each journal log goes: every record numbered up to
+    /// it is then whole in its log (or its number is a gap). A journal record
+    /// numbered above what the file says (planted) raises the file, as an item
+    /// in `Items/` does.
+    private static func refresh(_ inbox: ShareInbox, _ journal: JournalReader?, floor: UInt64) throws -> UInt64 {
+        var highest: UInt64?
+        let last = try inbox.lastPublishedSequence { highest = try journal?.refresh(floor: floor) }
+        if let highest, highest > last { return try inbox.durableSequence(atLeast: highest, sync: false) }
+        return last
     }
 
     private static func after(_ number: UInt64) -> UInt64? { number == .max ? nil : number + 1 }
@@ -53,7 +70,7 @@ struct DrainRun {
     mutating func nextNumber() throws -> UInt64? {
         guard let number = next else { return nil }
         if number > tail {
-            tail = max(tail, try inbox.lastPublishedSequence())
+            tail = max(tail, try Self.refresh(inbox, journal, floor: number))
             if number > tail { return nil }
         }
         next = Self.after(number)
@@ -86,7 +103,35 @@ struct DrainRun {
         misses += 1
         guard misses >= ShareInbox.missesBeforeRescan, let floor = next else { return }
         misses = 0
-        next = try inbox.lowestPending(atLeast: floor) ?? (tail == .max ? nil : max(floor, tail + 1))
+        let lowest = [try inbox.lowestPending(atLeast: floor), journal?.lowestHead(atLeast: floor)].compactMap { $0 }.min()
+        next = lowest ?? (tail == .max ? nil : max(floor, tail + 1))
+    }
+
+    /// Item `number` from the journal when it is there (nil: look in `Items/`).
+    func journalEntry(_ number: UInt64) throws -> JournalReader.Entry? {
+        try journal?.entry(number)
+    }
+
+    /// Records that the handler returned for journal item `number`: the sequence
+    /// file made durable past it (as for an item in `Items/`), then its log's
+    /// cursor moved past it, before anything else. Cursors are fsynced in
+    /// batches with the removals.
+    mutating func recordJournalDelivery(of number: UInt64, log: String) throws {
+        if inbox.durable && number > durableMark {
+            durableMark = try inbox.durableSequence(atLeast: number, sync: true)
+        }
+        try journal?.delivered(number, log: log)
+        delivered += 1
+        misses = 0
+        unsynced += 1
+        if inbox.durable && unsynced >= ShareInbox.removalSyncInterval { try syncBatch() }
+    }
+
+    private mutating func syncBatch() throws {
+        removals.wait()
+        try FileOperations.syncDirectory(sessionPath)
+        try journal?.syncCursors()
+        unsynced = 0
     }
 
     /// Records that the handler returned for item `number`, then removes it. The
@@ -103,11 +148,7 @@ struct DrainRun {
         delivered += 1
         removals.remove(tombstone, number: number, session: inbox.session, of: inbox)
         unsynced += 1
-        if inbox.durable && unsynced >= ShareInbox.removalSyncInterval {
-            removals.wait()
-            try FileOperations.syncDirectory(sessionPath)
-            unsynced = 0
-        }
+        if inbox.durable && unsynced >= ShareInbox.removalSyncInterval { try syncBatch() }
     }
 
     /// Waits for the removals in flight and fsyncs those not yet synced (at the end
@@ -116,5 +157,11 @@ struct DrainRun {
         removals.wait()
         if inbox.durable && unsynced > 0 { try? FileOperations.syncDirectory(sessionPath) }
         unsynced = 0
+        do {
+            try journal?.finish()
+        } catch {
+            Diagnostics.warn("share inbox \(inbox.directory.path): the journal's delivery records could not all be synced or tidied: \(error); "
+                             + "after a power loss a few delivered items may come again")
+        }
     }
 }

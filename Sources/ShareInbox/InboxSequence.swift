@@ -22,8 +22,8 @@ extension ShareInbox {
     /// - Throws: ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)`` when
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
-        try publishNext(opened: nil) { name in
-            try FileOperations.linkOrRename(staging.path, to: itemsDirectory.path + "/" + name)
+        try publishNext(opened: nil) { number in
+            try FileOperations.linkOrRename(staging.path, to: itemsDirectory.path + "/" + InboxNames.itemName(number))
         }
     }
 
@@ -32,19 +32,25 @@ extension ShareInbox {
     /// `inbox`, the descriptor of the walk from the container root this enqueue
     /// made, so nothing is looked up by path again.
     func publish(inbox: DirectoryHandle, place: (String) throws -> Void) throws -> UInt64 {
+        try publish(inbox: inbox, placeNumber: { number in try place(InboxNames.itemName(number)) })
+    }
+
+    /// Publishes under the next number what `place` writes given that number (a
+    /// journal record): the same step under the same lock as an item in `Items/`.
+    func publish(inbox: DirectoryHandle, placeNumber place: (UInt64) throws -> Void) throws -> UInt64 {
         // Opened before the lock, which then covers only the read, the write and
-        // the rename: every enqueue of every process waits for that section.
+        // the placing: every enqueue of every process waits for that section.
         let sequence = try inbox.openOrCreateFile("Sequence")
         defer { sequence.close() }
         return try publishNext(opened: sequence, place: place)
     }
 
     /// Under the sequence file's lock: stores the next number, then calls `place`
-    /// with its item name (which must refuse a taken name, see
+    /// with it (a name in `Items/` made of it must refuse a taken name, see
     /// ``FileOperations/isNameTaken(_:)``), and returns the number. `opened` is the
     /// sequence file reached by descriptor; nil opens it by path, after checking
     /// under the lock that no link stands on the way.
-    private func publishNext(opened: OpenFile?, place: (String) throws -> Void) throws -> UInt64 {
+    private func publishNext(opened: OpenFile?, place: (UInt64) throws -> Void) throws -> UInt64 {
         return try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { file in
             let sequence: OpenFile
             if let opened {
@@ -64,7 +70,7 @@ extension ShareInbox {
                 // The number first: once the item is visible, nothing may hand it out again.
                 try storeSequence(next, in: sequence, sync: durable && !trusted)
                 do {
-                    try place(InboxNames.itemName(next))
+                    try place(next)
                     return next
                 } catch where FileOperations.isNameTaken(error) {
                     // The file said less than what is on disk (edited, restored from a
@@ -116,9 +122,11 @@ extension ShareInbox {
     }
 
     /// The last number given out, as the sequence file says (read under the
-    /// file's shared lock, so never half-rewritten). Zero when none.
-    func lastPublishedSequence() throws -> UInt64 {
+    /// file's shared lock, so never half-rewritten). Zero when none. `body` runs
+    /// under the same lock: no enqueue publishes while it runs.
+    func lastPublishedSequence(alsoUnderTheLock body: () throws -> Void = {}) throws -> UInt64 {
         try FileCoordinator().coordinate(readingItemAt: sequenceFile) { file in
+            try body()
             let sequence: OpenFile
             do {
                 sequence = try OpenFile.openForReading(file.path)
@@ -135,10 +143,10 @@ extension ShareInbox {
     /// being refused (which would stop every enqueue and drain).
     static let sequenceReadLimit = 4096
 
-    /// The highest number in `Items/`, in any claim or delivered claim, or in
-    /// `Quarantine/`: one pass, constant memory.
+    /// The highest number in `Items/`, in any claim or delivered claim, in
+    /// `Quarantine/`, or in a journal log: one pass, constant memory.
     func highestSequenceOnDisk() throws -> UInt64 {
-        var highest: UInt64 = 0
+        var highest = try JournalScan.highestNumber(of: self)
         func note(_ name: String) {
             let n = InboxNames.sequenceNumber(name) ?? InboxNames.deliveredNumber(name)
                 ?? InboxNames.sequenceNumber(String(decoding: name.utf8.prefix(20), as: UTF8.self))

@@ -44,6 +44,16 @@ extension ShareInbox {
             var run = try DrainRun(inbox: self, sessionDirectory: sessionDirectory)
             defer { run.syncRemovals() }
             while run.delivered < (maximumCount ?? .max), let number = try run.nextNumber() {
+                var entry = try run.journalEntry(number)
+                // A damaged record was set aside; the log's next record may carry the number.
+                while case .damaged? = entry { entry = try run.journalEntry(number) }
+                if let entry {
+                    // A throwing handler leaves the cursor where it is: the item comes first next time.
+                    guard case let .item(item, log) = entry else { continue }
+                    try handler(item)
+                    try run.recordJournalDelivery(of: number, log: log)
+                    continue
+                }
                 guard let claimed = try run.claim(number), let item = try loadClaimed(claimed, number: number) else { continue }
                 do {
                     try handler(item)

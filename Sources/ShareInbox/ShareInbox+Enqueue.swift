@@ -8,8 +8,10 @@ extension ShareInbox {
     /// `AppGroupError.notDurable(path:operation:errno:)`: the item is published
     /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
     ///
-    /// The item is written where no drainer reads it (record and attachments
-    /// fsynced), then published by one rename under the inbox's lock.
+    /// An item without attachments is appended, numbered, to this instance's
+    /// journal log under the inbox's lock, then fdatasynced. An item with
+    /// attachments is written where no drainer reads it (record and attachments
+    /// fsynced), then published by one rename under the same lock.
     /// - Throws: ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad field
     ///   or attachment name; ``ShareInboxError/unsafePath(path:problem:)`` for an
     ///   attachment path that is relative, a symbolic link, or outside what the
@@ -34,9 +36,10 @@ extension ShareInbox {
             sources.append((try openAttachment(attachment, index: index), attachment.name))
         }
 
-        // Without attachments the item is one file (two fsyncs in all); with them, a
-        // directory holding the record and the files.
-        if sources.isEmpty { return try enqueueFile(try record.encoded(), inbox: inbox) }
+        // Without attachments the item is one record appended to this instance's
+        // journal log (one fdatasync in all); with them, a directory holding the
+        // record and the files.
+        if sources.isEmpty { return try enqueueToJournal(try record.encoded(), inbox: inbox) }
 
         let staging = try makeStagingDirectory()
         var published = false
@@ -58,47 +61,6 @@ extension ShareInbox {
         published = true
         if durable { try FileOperations.syncDirectory(itemsDirectory.path, afterChanging: publishedPath(number)) }
         return number
-    }
-
-    /// Publishes an item without attachments: its record is written in `Items/`
-    /// under a hidden name (``InboxNames/temporaryPrefix``, which no drainer reads),
-    /// fsynced, and given its number by one rename that never replaces an item: one
-    /// directory changes, nothing is unlinked. The hidden file is locked while its
-    /// writer lives, so a drain removes the file of a writer that died at once (see
-    /// ``removeStaleStaging(olderThan:)``).
-    private func enqueueFile(_ bytes: Data, inbox: DirectoryHandle) throws -> UInt64 {
-        let items = try inbox.openDirectory("Items")
-        let (temporary, file) = try createLockedTemporary(in: items)
-        var published = false
-        defer {
-            if !published { _ = try? items.remove(temporary, durable: false) }
-            file.close() // and its lock
-        }
-        try file.write(bytes)
-        if durable { try file.sync() }
-        let number = try publish(inbox: inbox) { name in try items.moveWithoutReplacing(temporary, to: name) }
-        published = true
-        if durable { try items.sync(afterChanging: items.path + "/" + InboxNames.itemName(number)) }
-        return number
-    }
-
-    /// A new hidden file in `items`, locked by this process. A drain removes a
-    /// hidden file whose lock it can take; if one took this file's between its
-    /// creation and the lock here, the file has no name left (or its lock is
-    /// the drain's), and another is made. A lock that fails otherwise is thrown,
-    /// the file removed: trying again would make files without end.
-    private func createLockedTemporary(in items: DirectoryHandle) throws -> (name: String, file: OpenFile) {
-        while true {
-            let (name, file) = try items.createUniqueFile(prefix: InboxNames.temporaryPrefix)
-            do {
-                if try file.tryLockExclusively(), try file.linkCount() > 0 { return (name, file) }
-            } catch {
-                file.close()
-                _ = try? items.remove(name, durable: false)
-                throw error
-            }
-            file.close()
-        }
     }
 
     /// Where item `number` was published.

@@ -22,6 +22,18 @@ extension ShareInbox {
         }
         numbers.sort()
         var items: [ReceivedItem] = []
+        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: true) { number, payload, location in
+            do {
+                guard let payload else {
+                    throw ShareInboxError.invalidInboxItem(field: location, problem: "the record's checksum does not match its bytes")
+                }
+                let record = try ItemRecord.decode(payload, path: location)
+                items.append(record.received(sequenceNumber: number, directory: journalDirectory))
+            } catch {
+                Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
+                                 + "(the next drain copies it to Quarantine/): \(error)")
+            }
+        }
         for number in numbers {
             let item = itemsDirectory.appendingPathComponent(InboxNames.itemName(number))
             do {
@@ -39,6 +51,6 @@ extension ShareInbox {
                                  + "(the next drain moves it to Quarantine/): \(error)")
             }
         }
-        return items
+        return items.sorted { $0.sequenceNumber < $1.sequenceNumber }
     }
 }

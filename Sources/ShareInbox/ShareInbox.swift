@@ -19,13 +19,17 @@ import Foundation
 ///
 /// Layout, under `<container>/Library/Application Support/<name>/` (name `Inbox` by default):
 ///
-///     Items/<sequence>           a published item without attachments: its record
-///                                (JSON), one file (names are 20 digits)
-///     Items/<sequence>/          a published item with attachments, a directory:
+///     Journal/<pid>-<hex>.log    items without attachments: one writer's append-only
+///                                log of numbered, checksummed records, locked by
+///                                its writer while it keeps it
+///     Journal/<pid>-<hex>.cursor how far that log was delivered
+///     Journal/.consumer.lock     held by the one drain delivering the journal
+///     Items/<sequence>/          a published item with attachments, a directory
+///                                (names are 20 digits):
 ///         item.json              its record
 ///         <attachment>...        the copied files
-///     Items/.tmp-<pid>-<random>  an item without attachments being written (hidden:
-///                                never read by a drainer, counted or watched)
+///     Items/<sequence>           an item without attachments from an older version
+///     Items/.tmp-<pid>-<random>  such an item being written by an older version
 ///     Staging/<pid>-<random>     items with attachments being written (never read)
 ///     Claims/<session>/          the item a running drain is handling, then
 ///                                <sequence>.delivered while it is being removed
@@ -59,8 +63,10 @@ import Foundation
 /// - Attachments live in the item's directory and are removed with it.
 ///
 /// Durability: with `durable` (the default) an enqueue without attachments costs
-/// two fsyncs (the item file, then `Items/` after the publishing rename); with
-/// attachments, one per file plus the record, the item directory and `Items/`.
+/// one fdatasync (its record appended to the journal, see <doc:TheShareInbox>);
+/// with attachments, one fsync per file plus the record, the item directory and
+/// `Items/`. A journal item is delivered when its log's cursor passes it, after
+/// the handler returned; cursors are fsynced in batches as removals are.
 /// Removals after delivery are fsynced in batches (`removalSyncInterval`): a
 /// process crash loses none, a power loss may bring back a few handled items
 /// (delivered again, never lost). The sequence file itself is
@@ -90,6 +96,8 @@ public struct ShareInbox: Sendable {
     let resolver: ContainerResolver?
     /// This instance's drain session: drains through one instance take turns.
     let session: String
+    /// This instance's journal log, kept open across enqueues (shared by copies).
+    let journalWriter = JournalWriter()
 
     /// The default inbox name.
     public static let defaultName = "Inbox"
@@ -140,7 +148,7 @@ public struct ShareInbox: Sendable {
         // Another user's directory on the way, or one others may write, would let
         // them plant or take items: refused (or, when ours, repaired to 0700).
         try TrustedDirectory.requireChain(to: self.directory.path)
-        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory] {
+        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory, journalDirectory] {
             try TrustedDirectory.make(sub.path)
         }
     }
@@ -152,14 +160,16 @@ public struct ShareInbox: Sendable {
     var quarantineDirectory: URL { directory.appendingPathComponent("Quarantine", isDirectory: true) }
     var sequenceFile: URL { directory.appendingPathComponent("Sequence", isDirectory: false) }
 
-    /// How many items are published and not yet claimed (one streaming pass over
-    /// the directory).
+    /// How many items are published and not yet claimed or delivered: those in
+    /// `Items/` (one streaming pass over the directory) and the journal's records
+    /// past their logs' cursors (their headers read, no lock taken).
     public func pendingCount() throws -> Int {
         try AtomicFile.requireContainedDirectory(directory)
         var count = 0
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
+        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: false) { _, _, _ in count += 1 }
         return count
     }
 }

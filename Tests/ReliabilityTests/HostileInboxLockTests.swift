@@ -3,7 +3,7 @@ import ShareInbox
 import Testing
 @testable import AppGroupContainer
 
-/// The inbox's hidden file when its lock cannot be taken for a reason other than
+/// The inbox's journal log (formerly its hidden file) when its lock cannot be taken for a reason other than
 /// another holder (ENOLCK, EINVAL on a file system without OFD locks, EIO): the
 /// enqueue made a new hidden file and tried again, without end while the error
 /// lasted, leaving every file it made behind.
@@ -15,11 +15,15 @@ struct HostileInboxLockTests {
         let sandbox = try Sandbox()
         let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
         try inbox.enqueue(SharedItem(title: "first"))
-        let items = inbox.itemsDirectory.path
+        // Another instance, whose first enqueue makes (and locks) its journal log.
+        let other = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
+        let journal = inbox.directory.appendingPathComponent("Journal").path
+        func logs() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".log") } }
+        let before = try logs()
         // Fails the first 50 attempts, as a lasting error would (a loop would otherwise never end).
         let failures = Locked(0)
         let plan: FaultInjection.Plan = { call, path in
-            guard call == .lock, path.hasPrefix(items + "/.tmp-") else { return nil }
+            guard call == .lock, path.hasPrefix(journal + "/"), path.hasSuffix(".log") else { return nil }
             return failures.withLock { count in
                 guard count < 50 else { return nil }
                 count += 1
@@ -27,15 +31,15 @@ struct HostileInboxLockTests {
             }
         }
         #expect {
-            try FaultInjection.with(plan) { try inbox.enqueue(SharedItem(title: "refused")) }
+            try FaultInjection.with(plan) { try other.enqueue(SharedItem(title: "refused")) }
         } throws: { error in
             guard case AppGroupError.systemCall(_, _, let errno)? = error as? AppGroupError else { return false }
             return errno == code
         }
         #expect(failures.withLock { $0 } == 1, "the lock was tried \(failures.withLock { $0 }) times")
-        let hidden = try FileManager.default.contentsOfDirectory(atPath: items).filter { $0.hasPrefix(".") }
-        #expect(hidden.isEmpty, "hidden files left behind: \(hidden.count)")
-        try inbox.enqueue(SharedItem(title: "second"))
+        let after = try logs()
+        #expect(after == before, "logs left behind: \(after)")
+        try other.enqueue(SharedItem(title: "second"))
         var titles: [String] = []
         try inbox.drain { titles.append($0.title ?? "?") }
         #expect(titles == ["first", "second"])

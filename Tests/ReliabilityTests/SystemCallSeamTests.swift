@@ -56,25 +56,32 @@ struct SystemCallSeamTests {
         #expect(try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver(sandbox.share)).load(forKey: "k") as? String == "after")
     }
 
-    @Test("an inbox enqueue: the staged item is fsynced before it is published, Items/ fsynced after")
+    @Test("an inbox enqueue without attachments: a new log's creation is fsynced before its record, the record appended after its number is stored, fdatasynced after the lock")
     func enqueueOrder() throws {
         let sandbox = try Sandbox()
         let inbox = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver())
-        let items = inbox.itemsDirectory.path
+        let journal = inbox.directory.appendingPathComponent("Journal").path
+        let sequence = inbox.directory.appendingPathComponent("Sequence").path
         let (calls, _) = try FaultInjection.trace { try inbox.enqueue(SharedItem(title: "t")) }
-        // Staged in Items/ under a hidden name, published by one rename (issue 14, part 5).
-        let staged = Self.first(calls) { $0.call == .fsync && $0.path.hasPrefix(items + "/.tmp-") }
-        let publish = Self.first(calls) { ($0.call == .link || $0.call == .rename || $0.call == .renameat) && $0.path.hasPrefix(items + "/0") }
-        let itemsSync = Self.last(calls) { $0.call == .fsync && $0.path == items }
-        #expect(staged < publish, "the staged item's fsync comes before it is published: \(calls)")
-        #expect(publish < itemsSync, "Items/ is fsynced after the item appears in it: \(calls)")
-        #expect(try inbox.pendingCount() == 1)
+        // Appended to the writer's journal log under the sequence lock (issue 14, part 5).
+        let created = Self.first(calls) { $0.call == .fsync && $0.path == journal }
+        let stored = Self.first(calls) { $0.call == .pwrite && $0.path == sequence }
+        let append = Self.first(calls) { $0.call == .write && $0.path.hasPrefix(journal + "/") && $0.path.hasSuffix(".log") }
+        let unlock = Self.last(calls) { $0.call == .unlock }
+        let sync = Self.last(calls) { $0.call == .fdatasync && $0.path.hasPrefix(journal + "/") }
+        #expect(created < stored, "the new log's name is durable before a record in it counts: \(calls)")
+        #expect(stored < append, "the number is stored before the record is appended: \(calls)")
+        #expect(append < unlock && unlock < sync, "the record's fdatasync comes after the sequence lock: \(calls)")
+        let (again, _) = try FaultInjection.trace { try inbox.enqueue(SharedItem(title: "u")) }
+        // Steady state (the log open, the sequence file trusted): one fdatasync, nothing else synced.
+        #expect(again.filter { $0.call == .fsync || $0.call == .fdatasync }.map(\.call) == [.fdatasync], "a later enqueue: one fdatasync: \(again)")
+        #expect(try inbox.pendingCount() == 2)
     }
 
     /// Operations that must survive one EINTR from any of their calls.
     static let interruptible: [(String, FaultInjection.Call)] = [
         ("AtomicFile.write", .openat), ("AtomicFile.write", .write), ("AtomicFile.write", .fsync), ("AtomicFile.write", .renameat),
-        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .renameat), ("ShareInbox.enqueue", .openat),
+        ("ShareInbox.enqueue", .pwrite), ("ShareInbox.enqueue", .write), ("ShareInbox.enqueue", .fdatasync), ("ShareInbox.enqueue", .openat),
     ]
 
     @Test("EINTR injected once into a call is retried below the domain layer: the operation completes",

@@ -85,8 +85,9 @@ import ShareInbox
         }
         #expect(seen.count == 2)
         #expect(seen.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
-        // Nothing of the item is left anywhere in the inbox: only the sequence file and its lock.
-        #expect(SimulatedDevice.files(under: share.directory) == [".Sequence.lock", "Sequence"])
+        // Nothing of the item is left anywhere in the inbox: only the sequence file and
+        // its lock, and the journal's consumer lock.
+        #expect(SimulatedDevice.files(under: share.directory) == [".Sequence.lock", "Journal/.consumer.lock", "Sequence"])
     }
 
     @Test func anItemIsRemovedOnlyAfterTheHandlerReturns() throws {
@@ -107,7 +108,11 @@ import ShareInbox
 
     @Test func claimsOfADeadDrainComeBackInOrder() throws {
         let share = try inbox(notes.shareExtension)
-        for i in 1...3 { try share.enqueue(SharedItem(title: "item \(i)")) }
+        // Item 1 has an attachment (a directory in Items/, which a drain claims);
+        // 2 and 3 are journal records: one walk delivers both kinds in number order.
+        let (clip, _) = try device.makeScratchFile(randomBytes: 100)
+        try share.enqueue(SharedItem(title: "item 1", attachments: [.init(fileURL: clip)]))
+        for i in 2...3 { try share.enqueue(SharedItem(title: "item \(i)")) }
         // What a drain killed mid-handler leaves: item 1 in its claim directory,
         // whose lock nobody holds any more.
         let claims = share.directory.appendingPathComponent("Claims/12345-dead", isDirectory: true)
@@ -120,8 +125,11 @@ import ShareInbox
 
     @Test func anOldItemComingBackAfterManyOthersIsDeliveredAndNewOnesFollow() throws {
         let share = try inbox(notes.shareExtension)
-        for i in 1...700 { try share.enqueue(SharedItem(title: "item \(i)")) }
-        // Item 1 is held by a drain that dies; another drain delivers 2...700.
+        let (clip, _) = try device.makeScratchFile(randomBytes: 100)
+        try share.enqueue(SharedItem(title: "item 1", attachments: [.init(fileURL: clip)]))
+        for i in 2...700 { try share.enqueue(SharedItem(title: "item \(i)")) }
+        // Item 1 (with an attachment: a claimable directory) is held by a drain that
+        // dies; another drain delivers 2...700 (journal records).
         let claims = share.directory.appendingPathComponent("Claims/12345-dead", isDirectory: true)
         try FileManager.default.createDirectory(at: claims, withIntermediateDirectories: false)
         let name = "00000000000000000001"

@@ -18,11 +18,12 @@ struct ContainedDirectory {
 
     /// Opens the directory at the absolute, standardized `path`.
     static func open(_ path: String) throws -> ContainedDirectory {
-        // No link anywhere on the path: the directory any walk reaches, in one
-        // openat2 instead of two calls per directory (an inbox's enqueue walks at
-        // every call). Anything else (a link, a non-directory, a missing directory,
-        // no openat2) is settled by the walk, which names what is in the way.
-        if PathScan(path).isStandardAbsolute, case .success(let fd) = Sys.openBeneath(AT_FDCWD, path, O_RDONLY | O_DIRECTORY, path: path) {
+        // The directory the walk would reach, by openat2 that follows no link (one
+        // call, or three with a link above the root) instead of two calls per
+        // directory: an inbox's enqueue walks at every call. Anything else (a link
+        // below the root, a non-directory, a missing directory, no openat2) is
+        // settled by the walk, which names what is in the way.
+        if PathScan(path).isStandardAbsolute, case .opened(let fd) = openFile(beneathRootOf: path, flags: O_RDONLY | O_DIRECTORY) {
             return ContainedDirectory(fd: fd, path: path)
         }
         guard let root = ContainerRoots.root(containing: path) else {
@@ -65,8 +66,9 @@ struct ContainedDirectory {
         case walk
     }
 
-    /// Opens the file at the absolute, standardized `path` with openat2(2), following
-    /// no symbolic link at any component below its container root and resolving
+    /// Opens the file (with O_DIRECTORY, the directory) at the absolute,
+    /// standardized `path` with openat2(2), following no symbolic link at any
+    /// component below its container root and resolving
     /// nothing outside it: the guarantee of ``open(_:)``'s walk followed by an
     /// O_NOFOLLOW open, where the walk makes two system calls per directory. First
     /// the whole path with no link followed anywhere (one call: stronger than

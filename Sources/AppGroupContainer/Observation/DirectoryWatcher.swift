@@ -16,13 +16,22 @@ public final class DirectoryWatcher: Sendable {
     /// set of entry names changed since the last call.
     /// - Throws: when the directory cannot be watched (missing, not a directory,
     ///   the inotify limit reached).
-    public init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws {
+    public convenience init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws {
+        try self.init(directory: directory, appendsIn: nil, handler: handler)
+    }
+
+    /// Watches `directory` as ``init(directory:handler:)`` does and, when given,
+    /// also the files of `appendsIn` being written to (each write, not only the
+    /// close: an append-only log that stays open), reporting both directories'
+    /// names in one set. For the share inbox, whose journal logs grow in place.
+    package init(directory: URL, appendsIn second: URL?, handler: @escaping @Sendable (Set<String>) -> Void) throws {
         self.directory = directory
         #if os(Linux)
         let inotify = try Sys.inotifyInit()
         do {
             let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
             _ = try Sys.inotifyAddWatch(inotify, directory.path, mask)
+            if let second { _ = try Sys.inotifyAddWatch(inotify, second.path, UInt32(IN_MODIFY | IN_MOVED_TO)) }
         } catch {
             Sys.close(inotify)
             throw error
@@ -38,12 +47,12 @@ public final class DirectoryWatcher: Sendable {
         #else
         let cancelled = Locked(false)
         stop = Locked({ cancelled.withLock { $0 = true } })
-        let path = directory.path
+        let paths = [directory.path] + (second.map { [$0.path] } ?? [])
         let thread = Thread {
-            var previous = Self.snapshot(path)
+            var previous = Self.snapshot(paths)
             while !cancelled.withLock({ $0 }) {
                 usleep(50_000)
-                let current = Self.snapshot(path)
+                let current = Self.snapshot(paths)
                 let changed = Set(current.keys).symmetricDifference(previous.keys)
                     .union(current.keys.filter { previous[$0] != nil && previous[$0] != current[$0] })
                 previous = current
@@ -107,12 +116,14 @@ public final class DirectoryWatcher: Sendable {
         }
     }
     #else
-    private static func snapshot(_ path: String) -> [String: Double] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    private static func snapshot(_ paths: [String]) -> [String: Double] {
         var result: [String: Double] = [:]
-        for name in names {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
-            result[name] = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        for path in paths {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+                result[name] = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            }
         }
         return result
     }

@@ -17,7 +17,7 @@
 enum FaultInjection {
     /// The raw calls, by the C function each one makes.
     enum Call: String, Sendable, CaseIterable {
-        case open, openat, close, read, write, pwrite, fsync
+        case open, openat, close, read, write, pwrite, fsync, fdatasync
         case rename, renameat, link, unlink, unlinkat, rmdir, mkdir, chmod, fchmod
         case stat, lstat, fstat, fstatat, readlink
         case opendir, fdopendir, readdir, closedir, dup

@@ -88,6 +88,18 @@ func system_fsync(_ fd: Int32, path: String) -> Int32 {
     return fsync(fd)
 }
 
+/// fdatasync(2) (fsync(2) where there is none).
+func system_fdatasync(_ fd: Int32, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.fdatasync, path) { return injected(code, -1) }
+    #endif
+    #if os(Linux)
+    return fdatasync(fd)
+    #else
+    return fsync(fd)
+    #endif
+}
+
 /// rename(2).
 func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {
     #if ENABLE_MOCKING

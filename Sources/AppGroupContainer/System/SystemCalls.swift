@@ -123,6 +123,12 @@ enum Sys {
         try nothingOrErrno(retryOnInterrupt: true) { system_fsync(fd, path: path) }.get("fsync", path)
     }
 
+    /// fdatasync(2): the file's data and what is needed to read it back (its size),
+    /// without the timestamps fsync also writes.
+    static func fdatasync(_ fd: Int32, path: String) throws {
+        try nothingOrErrno(retryOnInterrupt: true) { system_fdatasync(fd, path: path) }.get("fdatasync", path)
+    }
+
     /// rename(2): atomically replaces `to`.
     static func rename(_ from: String, to: String) throws {
         try nothingOrErrno(retryOnInterrupt: true) { system_rename(from, to, path: to) }.get("rename", to)

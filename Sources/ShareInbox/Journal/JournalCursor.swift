@@ -1,0 +1,79 @@
+import AppGroupContainer
+import Foundation
+
+/// `Journal/<log name without .log>.cursor`: how far a log was delivered. 24
+/// bytes, little-endian: the byte offset delivered up to, then the device and
+/// inode of the log it belongs to (so a cursor left beside another log of the same
+/// name is never believed). Rewritten in place with pwrite by the drain holding
+/// the journal's consumer lock; fsynced in batches.
+///
+/// A cursor that cannot be believed (not 24 bytes, another log's, past the log's
+/// end, not a regular file) counts as 0 with a warning: the log is delivered
+/// again from its start. Redelivery, not loss: an app sees an item twice at
+/// worst, and a handler that must not repeat can check ``ReceivedItem/sequenceNumber``.
+enum JournalCursor {
+    static let size = 24
+    static let suffix = ".cursor"
+    static let logSuffix = ".log"
+
+    /// The cursor's name for the log `logName` (`x.log` gives `x.cursor`).
+    static func name(forLog logName: String) -> String {
+        String(decoding: logName.utf8.dropLast(logSuffix.utf8.count), as: UTF8.self) + suffix
+    }
+
+    /// True for a log's name: `<something>.log`, not hidden.
+    static func isLogName(_ name: String) -> Bool {
+        name.utf8.count > logSuffix.utf8.count && !InboxNames.isHidden(name) && name.utf8.reversed().starts(with: logSuffix.utf8.reversed())
+    }
+
+    /// True for a cursor's name: `<something>.cursor`, not hidden.
+    static func isCursorName(_ name: String) -> Bool {
+        name.utf8.count > suffix.utf8.count && !InboxNames.isHidden(name) && name.utf8.reversed().starts(with: suffix.utf8.reversed())
+    }
+
+    static func encode(offset: Int64, device: UInt64, inode: UInt64) -> Data {
+        var data = Data(capacity: size)
+        JournalRecord.append(UInt64(offset), to: &data)
+        JournalRecord.append(device, to: &data)
+        JournalRecord.append(inode, to: &data)
+        return data
+    }
+
+    /// Where delivery of the log (`device`, `inode`, `end` bytes now) stands as its
+    /// cursor file in `journal` says: 0 when there is none; 0 with a warning when
+    /// it cannot be believed. Read-only.
+    static func read(forLog logName: String, in journal: DirectoryHandle, device: UInt64, inode: UInt64, end: Int64, inbox: String) -> Int64 {
+        let name = name(forLog: logName)
+        let data: Data
+        do {
+            guard let file = try journal.openExistingFile(name) else { return 0 }
+            defer { file.close() }
+            data = try file.read(size + 1, at: 0)
+        } catch {
+            warn(inbox, journal.path + "/" + name, "cannot be read (\(error))")
+            return 0
+        }
+        guard data.count == size else {
+            warn(inbox, journal.path + "/" + name, "is \(data.count == size + 1 ? "longer" : "\(data.count) bytes"), not the \(size) bytes of a cursor")
+            return 0
+        }
+        let offset = UInt64(littleEndianBytes: data, at: data.startIndex)
+        let cursorDevice = UInt64(littleEndianBytes: data, at: data.startIndex + 8)
+        let cursorInode = UInt64(littleEndianBytes: data, at: data.startIndex + 16)
+        guard cursorDevice == device, cursorInode == inode else {
+            warn(inbox, journal.path + "/" + name, "belongs to another file (inode \(cursorInode), the log is inode \(inode))")
+            return 0
+        }
+        guard offset <= UInt64(end) else {
+            warn(inbox, journal.path + "/" + name, "says \(offset) bytes were delivered, past the log's end (\(end) bytes)")
+            return 0
+        }
+        return Int64(offset)
+    }
+
+    private static func warn(_ inbox: String, _ path: String, _ problem: String) {
+        Diagnostics.warn("share inbox \(inbox): the journal cursor \(path) \(problem); its log is read from the start, "
+                         + "so items already delivered from it may be delivered again (redelivery rather than loss). "
+                         + "Do not edit files in Journal/ by hand")
+    }
+}
