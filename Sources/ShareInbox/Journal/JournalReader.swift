@@ -54,9 +54,31 @@ final class JournalReader {
 
     /// The journal's reader for this drain, or nil when another drain (in any
     /// process, or this one's outer drain) holds the consumer lock: never waits.
+    /// Something planted as `Journal/` or as its lock file (a file, a link, a
+    /// FIFO, a directory) is moved to `Quarantine/` with a warning and made again:
+    /// refusing would stop every drain, `Items/` included, for good.
     static func open(_ inbox: ShareInbox) throws -> JournalReader? {
-        guard let journal = try DirectoryHandle.open(inbox.journalDirectory) else { return nil }
-        let lock = try journal.openOrCreateFile(consumerLockName)
+        let journal: DirectoryHandle
+        do {
+            guard let opened = try DirectoryHandle.open(inbox.journalDirectory) else { return nil }
+            journal = opened
+        } catch {
+            let path = inbox.journalDirectory.path
+            guard let status = try FileOperations.status(path), !status.isDirectory else { throw error }
+            try setAside(path, of: inbox, label: "journal-Journal", because: "a \(status.kind) stood where the journal directory belongs (\(error))")
+            try TrustedDirectory.make(path)
+            guard let made = try DirectoryHandle.open(inbox.journalDirectory) else { return nil }
+            journal = made
+        }
+        let lock: OpenFile
+        do {
+            lock = try journal.openOrCreateFile(consumerLockName)
+        } catch {
+            let path = journal.path + "/" + consumerLockName
+            guard let status = try FileOperations.status(path), !status.isRegular else { throw error }
+            try setAside(path, of: inbox, label: "journal-" + consumerLockName, because: "a \(status.kind) stood where the journal's lock file belongs (\(error))")
+            lock = try journal.openOrCreateFile(consumerLockName)
+        }
         do {
             guard try lock.tryLockExclusively() else { lock.close(); return nil }
         } catch {
@@ -64,6 +86,11 @@ final class JournalReader {
             throw error
         }
         return JournalReader(inbox: inbox, journal: journal, consumerLock: lock)
+    }
+
+    private static func setAside(_ path: String, of inbox: ShareInbox, label: String, because problem: String) throws {
+        let aside = try inbox.moveToQuarantine(path, label: label)
+        Diagnostics.warn("share inbox \(inbox.directory.path): \(path) was moved to \(aside) and made again: \(problem). Do not create files in Journal/ by hand")
     }
 
     deinit {

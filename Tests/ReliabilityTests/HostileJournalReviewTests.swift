@@ -1,0 +1,100 @@
+import Foundation
+import ShareInbox
+import Testing
+@testable import AppGroupContainer
+
+/// Issue 14, part 5, hostile review: the journal attacked where its neighbours
+/// meet it (the consumer lock file, the `Journal/` directory itself, a handler
+/// that drains or enqueues again), looking for items lost, repeated, or stuck.
+@Suite("Hostile journal review")
+struct HostileJournalReviewTests {
+    static func journal(_ inbox: ShareInbox) -> URL { inbox.directory.appendingPathComponent("Journal") }
+
+    /// One item with an attachment (in `Items/`) from the app, then two without
+    /// (in a dead writer's log).
+    static func seed(_ sandbox: Sandbox, _ app: ShareInbox) throws {
+        let file = sandbox.scratch.appendingPathComponent("photo.jpg")
+        try Data("jpeg".utf8).write(to: file)
+        try app.enqueue(SharedItem(title: "with file", attachments: [.init(fileURL: file)]))
+        let writer = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.share), durable: false)
+        try writer.enqueue(SharedItem(title: "one"))
+        try writer.enqueue(SharedItem(title: "two"))
+    }
+
+    @Test("something planted as Journal/.consumer.lock (a directory, a link, a FIFO): set aside with a warning, every item still flows",
+          arguments: ["directory", "symlink", "fifo"])
+    func plantedConsumerLock(_ kind: String) throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        try Self.seed(sandbox, app)
+        let lock = Self.journal(app).appendingPathComponent(".consumer.lock")
+        try? FileManager.default.removeItem(at: lock)
+        switch kind {
+        case "directory": try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+        case "symlink": try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: sandbox.outside.appendingPathComponent("lock"))
+        default: #expect(mkfifo(lock.path, 0o600) == 0)
+        }
+        var titles: [String] = []
+        try app.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["with file", "one", "two"], "\(kind): \(titles)")
+        #expect(try app.drain { _ in } == 0)
+        #expect(sandbox.outsideContents().isEmpty, "nothing is written through the link")
+    }
+
+    @Test("Journal/ replaced by a file by another process: the items in Items/ still flow, an enqueue without attachments gets a typed error")
+    func journalReplacedByFile() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        let file = sandbox.scratch.appendingPathComponent("photo.jpg")
+        try Data("jpeg".utf8).write(to: file)
+        try app.enqueue(SharedItem(title: "with file", attachments: [.init(fileURL: file)]))
+        let journal = Self.journal(app)
+        try FileManager.default.removeItem(at: journal)
+        try Data("not a directory".utf8).write(to: journal)
+        #expect(throws: (any Error).self) { try app.enqueue(SharedItem(title: "plain")) }
+        var titles: [String] = []
+        try app.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["with file"])
+        // The drain set the file aside and made Journal/ again: enqueues flow again.
+        try app.enqueue(SharedItem(title: "plain"))
+        titles = []
+        try app.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["plain"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: app.directory.appendingPathComponent("Quarantine").path).count == 1)
+    }
+
+    @Test("a handler that drains again (same instance and another) and enqueues: every item exactly once, in number order within each drain, the journal delivered by the outer drain only")
+    func reentrantHandler() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        let other = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        try Self.seed(sandbox, app)
+        var outer: [UInt64] = []
+        var inner: [UInt64] = []
+        var thrown = false
+        let file = sandbox.scratch.appendingPathComponent("late.jpg")
+        try Data("late".utf8).write(to: file)
+        func handle(_ item: ReceivedItem) throws {
+            outer.append(item.sequenceNumber)
+            if item.title == "one" {
+                try app.enqueue(SharedItem(title: "from handler"))
+                try other.enqueue(SharedItem(title: "late file", attachments: [.init(fileURL: file)]))
+                try app.drain { inner.append($0.sequenceNumber) }
+                try other.drain { inner.append($0.sequenceNumber) }
+            }
+            if item.title == "two" && !thrown {
+                thrown = true
+                outer.removeLast()
+                struct Refused: Error {}
+                throw Refused()
+            }
+        }
+        #expect(throws: (any Error).self) { try app.drain(handle) }
+        try app.drain(handle)
+        #expect(try app.drain { _ in } == 0)
+        let all = outer + inner
+        #expect(Set(all).count == all.count, "nothing twice: outer \(outer), inner \(inner)")
+        #expect(all.count == 5, "every item: outer \(outer), inner \(inner)")
+        #expect(outer == outer.sorted(), "the outer drains deliver in number order: \(outer)")
+    }
+}
