@@ -97,4 +97,17 @@ struct HostileJournalReviewTests {
         #expect(all.count == 5, "every item: outer \(outer), inner \(inner)")
         #expect(outer == outer.sorted(), "the outer drains deliver in number order: \(outer)")
     }
+
+    @Test("Journal/ removed by another process while a writer has a log open in it: the next enqueue without attachments makes it again and the item flows")
+    func journalRemoved() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        try app.enqueue(SharedItem(title: "before"))
+        var titles: [String] = []
+        try app.drain { titles.append($0.title ?? "?") }
+        try FileManager.default.removeItem(at: Self.journal(app))
+        try app.enqueue(SharedItem(title: "after"))
+        try app.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["before", "after"])
+    }
 }

@@ -55,7 +55,14 @@ final class JournalWriter: Sendable {
             open.file.close()
             log = nil
         }
-        let journal = try directory.openDirectory("Journal")
+        let journal: DirectoryHandle
+        do {
+            journal = try directory.openDirectory("Journal")
+        } catch where FileOperations.isMissing(error) {
+            // Removed by another process: made again, as the instance's init made it.
+            try TrustedDirectory.make(inbox + "/Journal")
+            journal = try directory.openDirectory("Journal")
+        }
         let created = try create(in: journal)
         if durable { try journal.sync() }
         log = created
