@@ -188,4 +188,34 @@ struct HostileJournalReviewTests {
     static func logs(_ inbox: ShareInbox) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: journal(inbox).path).filter { $0.hasSuffix(".log") }
     }
+
+    @Test("observe fires for journal appends: from another process (a new log), then twice from a live writer appending to its open log")
+    func observeJournalAppends() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        let signal = DispatchSemaphore(value: 0)
+        let watcher = try app.observe { signal.signal() }
+        defer { watcher.cancel() }
+        func waitAndDrain(_ count: Int, _ what: String) throws {
+            #expect(signal.wait(timeout: .now() + 30) == .success, "no signal for \(what)")
+            // Drain until the items are in (a signal may come before the last append).
+            var got = 0
+            for _ in 0..<300 where got < count {
+                got += try app.drain { _ in }
+                if got < count { _ = signal.wait(timeout: .now() + 0.1) }
+            }
+            #expect(got == count, "\(what): \(got) of \(count)")
+            while signal.wait(timeout: .now()) == .success {} // the drain's own signals
+        }
+        let writer = try reliabilityProbe(["inbox-writer", "--group", Sandbox.group, "--id", "p", "--count", "2", "--scratch", sandbox.scratch.path],
+                                          environment: sandbox.environment(sandbox.share))
+        let outcome = writer.wait(timeout: 60)
+        #expect(outcome.succeeded, "\(outcome.standardError)")
+        try waitAndDrain(2, "another process's new log")
+        let live = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.share), durable: false)
+        try live.enqueue(SharedItem(title: "first"))
+        try waitAndDrain(1, "a live writer's first append")
+        try live.enqueue(SharedItem(title: "second"))
+        try waitAndDrain(1, "an append to an open log")
+    }
 }
