@@ -59,6 +59,8 @@ struct DrainRun {
     private static func refresh(_ inbox: ShareInbox, _ journal: JournalReader?, floor: UInt64) throws -> UInt64 {
         var highest: UInt64?
         let last = try inbox.lastPublishedSequence { highest = try journal?.refresh(floor: floor) }
+        // Heads that must publish (a number given out twice) load after the lock.
+        if let journal, let more = try journal.loadDeferred(floor: floor) { highest = max(highest ?? more, more) }
         if let highest, highest > last { return try inbox.durableSequence(atLeast: highest, sync: false) }
         return last
     }

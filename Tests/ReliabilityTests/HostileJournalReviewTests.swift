@@ -137,13 +137,7 @@ struct HostileJournalReviewTests {
         #expect(try app.pendingCount() == 0)
     }
 
-    /// Left open: a writer checks a number against its own log and `Items/` only, so
-    /// a Sequence file rewound within the same boot (trusted as it is) gives two
-    /// writers' logs the same numbers, and the drain quarantines the second record of
-    /// each pair ("also the number of the next record of ...") instead of delivering
-    /// it under a fresh number as a put-back in `Items/` would.
-    @Test("the Sequence file put back to an older copy (another process) while items wait in the journal: no returned enqueue is lost; every item is delivered",
-          .disabled("defect: a rewound Sequence file makes two logs share numbers; the drain quarantines one record of each pair instead of renumbering it"))
+    @Test("the Sequence file put back to an older copy (another process) while items wait in the journal: two logs share numbers; no returned enqueue is lost, the second of each pair comes under a fresh number")
     func sequenceRolledBack() throws {
         let sandbox = try Sandbox()
         let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
@@ -160,6 +154,20 @@ struct HostileJournalReviewTests {
         var titles: [String] = []
         try app.drain { titles.append($0.title ?? "?") }
         #expect(titles.sorted() == ["a1", "a2", "b1", "b2", "zero"], "\(titles)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: app.directory.appendingPathComponent("Quarantine").path).isEmpty)
+        // Rewound again in the middle of a drain: a number the drain passed already.
+        let rewound = try Data(contentsOf: sequence)
+        try first.enqueue(SharedItem(title: "c0"))
+        titles = []
+        try app.drain { item in
+            titles.append(item.title ?? "?")
+            if item.title == "c0" {
+                try rewound.write(to: sequence)
+                try second.enqueue(SharedItem(title: "c1"))
+            }
+        }
+        #expect(titles == ["c0", "c1"])
+        #expect(try app.drain { _ in } == 0)
     }
 
     @Test("a live writer crosses 1 MiB (a new log) from inside a drain's handler mid-log: every item once, in order; the rotated log goes once delivered, the live one stays")

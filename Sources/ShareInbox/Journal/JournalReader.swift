@@ -45,6 +45,14 @@ final class JournalReader {
     private var createdCursors = false
     /// Cursor names seen without their log (a drain killed between the two removals).
     private var orphanCursors: [String] = []
+    /// True during ``refresh(floor:)``, under the sequence file's shared lock, where
+    /// nothing may be published: a record to renumber waits for ``loadDeferred(floor:)``.
+    private var underSequenceLock = false
+    /// Logs whose head is a whole item whose number another log's head has too
+    /// (a Sequence file rewound): loaded again after the lock, to renumber it.
+    private var deferred: Set<String> = []
+    /// The highest fresh number ``renumber(_:header:because:)`` gave out.
+    private var renumbered: UInt64?
 
     private init(inbox: ShareInbox, journal: DirectoryHandle, consumerLock: OpenFile) {
         self.inbox = inbox
@@ -105,6 +113,8 @@ final class JournalReader {
     /// record is half-written meanwhile. Records numbered below `floor` (passed by
     /// the walk already) are out of order: quarantined. Returns the highest head.
     func refresh(floor: UInt64) throws -> UInt64? {
+        underSequenceLock = true
+        defer { underSequenceLock = false }
         var listed = Set<String>()
         var cursors: [String] = []
         try journal.forEachEntry { name in
@@ -221,6 +231,14 @@ final class JournalReader {
                     // A whole record out of order goes alone; bytes that only look
                     // like a header go up to the next whole record.
                     let whole = try isWholeRecord(file, at: log.cursor, end: log.end)
+                    // In order within its log but its number given out twice, or after
+                    // the drain passed it (a Sequence file rewound): the item is kept,
+                    // under a fresh number, as a put-back in Items/ would be.
+                    let inOrder = log.lastNumber.map { header.number > $0 } ?? true
+                    if whole && inOrder && (header.number < floor || heads[header.number] != nil) {
+                        if underSequenceLock { deferred.insert(name); return }
+                        if try renumber(name, header: header, because: problem) { continue }
+                    }
                     let next = whole ? log.cursor + header.recordSize : try nextRecord(in: name, after: log.cursor, end: log.end)
                     try quarantine(name, from: log.cursor, to: next, because: (whole ? "a record out of order: " : "damaged bytes (") + problem + (whole ? "" : ")"))
                     continue
@@ -268,6 +286,42 @@ final class JournalReader {
         let payload = try file.read(header.length, at: offset + Int64(JournalRecord.headerSize))
         return payload.count == header.length
             && JournalRecord.checksum(length: UInt32(header.length), number: header.number, payload: payload) == header.checksum
+    }
+
+    /// Loads the heads left for after the sequence lock (see ``underSequenceLock``);
+    /// returns the highest head or fresh number given out meanwhile (the Sequence
+    /// file read under the lock is behind it).
+    func loadDeferred(floor: UInt64) throws -> UInt64? {
+        let names = deferred
+        deferred = []
+        renumbered = nil
+        for name in names where logs[name]?.head == nil { try loadHead(name, floor: floor) }
+        return [heads.keys.max(), renumbered].compactMap { $0 }.max()
+    }
+
+    /// Publishes the item at the head of `name` in `Items/` under a fresh number,
+    /// then moves the log's cursor past it (a kill in between delivers it twice,
+    /// never loses it). False when it is not a valid item: then it is quarantined.
+    private func renumber(_ name: String, header: JournalRecord.Header, because problem: String) throws -> Bool {
+        guard let log = logs[name], let file = try file(of: name) else { return false }
+        let payload = try file.read(header.length, at: log.cursor + Int64(JournalRecord.headerSize))
+        guard let record = try? ItemRecord.decode(payload, path: journal.path + "/" + name), record.attachments.isEmpty else { return false }
+        let staging = try inbox.makeStagingDirectory()
+        do {
+            let copy = try OpenFile.createNew(staging.appendingPathComponent(ShareInbox.recordFileName).path)
+            defer { copy.close() }
+            try copy.write(payload)
+            if inbox.durable { try copy.sync() }
+        } catch {
+            try? ShareInbox.removeTree(staging.path)
+            throw error
+        }
+        let fresh = try inbox.publish(staging: staging)
+        renumbered = max(renumbered ?? fresh, fresh)
+        Diagnostics.warn("share inbox \(inbox.directory.path): the journal log \(journal.path)/\(name) holds at byte \(log.cursor) \(problem) "
+                         + "(the Sequence file was rewound); that item is kept as item \(fresh)")
+        try setCursor(name, to: log.cursor + header.recordSize)
+        return true
     }
 
     /// True when no process holds the log's lock (its writer closed it or died).
