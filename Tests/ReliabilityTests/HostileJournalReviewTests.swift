@@ -8,7 +8,8 @@ import Testing
 /// that drains or enqueues again), looking for items lost, repeated, or stuck.
 @Suite("Hostile journal review")
 struct HostileJournalReviewTests {
-    static func journal(_ inbox: ShareInbox) -> URL { inbox.directory.appendingPathComponent("Journal") }
+    static func journal(_ inbox: ShareInbox) -> URL { HostileJournalTests.journal(inbox) }
+    static func logs(_ inbox: ShareInbox) throws -> [String] { try HostileJournalTests.logs(inbox) }
 
     /// One item with an attachment (in `Items/`) from the app, then two without
     /// (in a dead writer's log).
@@ -191,10 +192,6 @@ struct HostileJournalReviewTests {
         expected.append(try writer.enqueue(SharedItem(title: "after")))
         try app.drain { seen.append($0.sequenceNumber) }
         #expect(seen == expected)
-    }
-
-    static func logs(_ inbox: ShareInbox) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: journal(inbox).path).filter { $0.hasSuffix(".log") }
     }
 
     @Test("observe fires for journal appends: from another process (a new log), then twice from a live writer appending to its open log")
