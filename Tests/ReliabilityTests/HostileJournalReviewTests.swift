@@ -223,4 +223,26 @@ struct HostileJournalReviewTests {
         try live.enqueue(SharedItem(title: "second"))
         try waitAndDrain(1, "an append to an open log")
     }
+
+    @Test("a dead writer's log (and its cursor) chowned to another user: no crash or hang; its items are delivered once, in order, and the delivered logs go")
+    func logOwnedByAnotherUser() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        try Self.seed(sandbox, app)
+        try app.drain(maximumCount: 2) { _ in } // the log now has a cursor
+        do {
+            let writer = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.share), durable: false)
+            try writer.enqueue(SharedItem(title: "three"))
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.journal(app).path) where !name.hasPrefix(".") {
+            #expect(chown(Self.journal(app).appendingPathComponent(name).path, 65534, 65534) == 0)
+        }
+        var titles: [String] = []
+        try app.drain { titles.append($0.title ?? "?") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: app.directory.appendingPathComponent("Quarantine").path)
+        // Root reads another user's file: delivered, in order, and the dead logs go.
+        #expect(titles == ["two", "three"], "delivered \(titles), quarantined \(aside)")
+        #expect(try app.drain { _ in } == 0)
+        #expect(try Self.logs(app).isEmpty)
+    }
 }
