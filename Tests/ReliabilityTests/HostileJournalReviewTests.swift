@@ -245,4 +245,27 @@ struct HostileJournalReviewTests {
         #expect(try app.drain { _ in } == 0)
         #expect(try Self.logs(app).isEmpty)
     }
+
+    /// An inotify watch follows an inode: the watch on `Journal/` must move to the
+    /// directory made again, or journal appends stop signalling.
+    @Test("observe keeps firing for journal appends after another process removed Journal/ and an enqueue made it again")
+    func observeAfterJournalRemade() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        let signal = DispatchSemaphore(value: 0)
+        let watcher = try app.observe { signal.signal() }
+        defer { watcher.cancel() }
+        let writer = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(sandbox.share), durable: false)
+        try FileManager.default.removeItem(at: Self.journal(app))
+        try writer.enqueue(SharedItem(title: "first")) // makes Journal/ again, and a log in it
+        try writer.enqueue(SharedItem(title: "second")) // an append only
+        var signals = 0
+        while signal.wait(timeout: .now() + (signals == 0 ? 5 : 0.2)) == .success { signals += 1 }
+        #expect(signals > 0, "no signal for two journal appends")
+        #expect(try app.drain { _ in } == 2)
+        while signal.wait(timeout: .now() + 0.2) == .success {} // the drain's own
+        try writer.enqueue(SharedItem(title: "third")) // an append to the new directory's log
+        #expect(signal.wait(timeout: .now() + 30) == .success, "no signal for an append in the remade Journal/")
+        #expect(try app.drain { _ in } == 1)
+    }
 }

@@ -27,19 +27,27 @@ public final class DirectoryWatcher: Sendable {
     package init(directory: URL, appendsIn second: URL?, handler: @escaping @Sendable (Set<String>) -> Void) throws {
         self.directory = directory
         #if os(Linux)
+        var remade: Remade?
         let inotify = try Sys.inotifyInit()
         do {
             let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
-            _ = try Sys.inotifyAddWatch(inotify, directory.path, mask)
-            if let second { _ = try Sys.inotifyAddWatch(inotify, second.path, UInt32(IN_MODIFY | IN_MOVED_TO)) }
+            let main = try Sys.inotifyAddWatch(inotify, directory.path, mask)
+            if let second {
+                let appends = UInt32(IN_MODIFY | IN_MOVED_TO)
+                _ = try Sys.inotifyAddWatch(inotify, second.path, appends)
+                // A watch follows an inode: if another process removes `second` and
+                // it is made again, its parent says so and the new one is watched.
+                let parent = try Sys.inotifyAddWatch(inotify, second.deletingLastPathComponent().path, UInt32(IN_CREATE | IN_MOVED_TO) | UInt32(IN_MASK_ADD))
+                if parent != main { remade = Remade(parentWatch: parent, name: second.lastPathComponent, path: second.path, mask: appends) }
+            }
         } catch {
             Sys.close(inotify)
             throw error
         }
         let wake = try Sys.pipe()
         stop = Locked({ Sys.poke(wake.write) })
-        let thread = Thread {
-            Self.run(inotify: inotify, wake: wake.read, handler: handler)
+        let thread = Thread { [remade] in
+            Self.run(inotify: inotify, wake: wake.read, remade: remade, handler: handler)
             Sys.close(inotify)
             Sys.close(wake.read)
             Sys.close(wake.write)
@@ -86,7 +94,15 @@ public final class DirectoryWatcher: Sendable {
     }
 
     #if os(Linux)
-    private static func run(inotify: Int32, wake: Int32, handler: @Sendable (Set<String>) -> Void) {
+    /// The parent's watch that notices the second directory made again.
+    private struct Remade {
+        let parentWatch: Int32
+        let name: String
+        let path: String
+        let mask: UInt32
+    }
+
+    private static func run(inotify: Int32, wake: Int32, remade: Remade?, handler: @Sendable (Set<String>) -> Void) {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
@@ -106,7 +122,17 @@ public final class DirectoryWatcher: Sendable {
                     if length > 0, offset + 16 + length <= n {
                         let bytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<(offset + 16 + length)])
                         let name = String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                        if !name.isEmpty { names.insert(name) }
+                        let watch = buffer.load(fromByteOffset: offset, as: Int32.self)
+                        if let remade, watch == remade.parentWatch {
+                            // Only the second directory's own name counts here; what was
+                            // written in it before this watch is reported as its name.
+                            if name == remade.name {
+                                _ = try? Sys.inotifyAddWatch(inotify, remade.path, remade.mask)
+                                names.insert(name)
+                            }
+                        } else if !name.isEmpty {
+                            names.insert(name)
+                        }
                     }
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 { names.insert("") } // overflow: "something changed"
                     offset += 16 + length
