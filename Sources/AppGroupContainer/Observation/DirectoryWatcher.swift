@@ -24,6 +24,8 @@ public final class DirectoryWatcher: Sendable {
     /// also the files of `appendsIn` being written to (each write, not only the
     /// close: an append-only log that stays open), reporting both directories'
     /// names in one set. For the share inbox, whose journal logs grow in place.
+    /// When `appendsIn` is removed and made again, the new directory is watched
+    /// (its name is reported once, for what it got before the watch moved).
     package init(directory: URL, appendsIn second: URL?, handler: @escaping @Sendable (Set<String>) -> Void) throws {
         self.directory = directory
         #if os(Linux)
