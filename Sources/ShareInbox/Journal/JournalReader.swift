@@ -473,11 +473,11 @@ final class JournalReader {
     }
 
     /// At the end of a drain: syncs the cursors, then removes each log whose writer
-    /// is gone and whose records are all delivered (the log first, then its
-    /// cursor, while holding the log's lock), and cursors left without a log.
+    /// is gone and whose records are all delivered (while holding the log's lock),
+    /// then, once that removal is synced, their cursors and cursors left without a log.
     func finish() throws {
         try syncCursors()
-        var removed = false
+        var removed: [String] = []
         for (name, log) in logs where log.head == nil && log.cursor >= log.end {
             guard let probe = try? journal.openExistingFile(name, writing: true) else { continue }
             defer { probe.close() }
@@ -486,12 +486,13 @@ final class JournalReader {
             // Locked: its writer is gone (or has not locked it yet, and then finds it
             // unlinked and makes another); it can no longer grow.
             guard (try? probe.currentIdentity().size) == log.cursor else { continue }
-            if (try? journal.remove(name, durable: false)) == true {
-                _ = try? journal.remove(JournalCursor.name(forLog: name), durable: false)
-                removed = true
-            }
+            if (try? journal.remove(name, durable: false)) == true { removed.append(name) }
         }
-        for name in orphanCursors { if (try? journal.remove(name, durable: false)) == true { removed = true } }
-        if removed && inbox.durable { try? journal.sync() }
+        // The cursors go only once the logs' removal is on disk: a power loss that
+        // brought a log back without its cursor would deliver the whole log again.
+        // A cursor that comes back without its log is removed by a later drain.
+        if !removed.isEmpty && inbox.durable { try? journal.sync() }
+        for name in removed { _ = try? journal.remove(JournalCursor.name(forLog: name), durable: false) }
+        for name in orphanCursors { _ = try? journal.remove(name, durable: false) }
     }
 }
