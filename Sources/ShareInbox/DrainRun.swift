@@ -53,16 +53,15 @@ struct DrainRun {
 
     /// The last number given out, read under the sequence file's shared lock
     /// together with how far each journal log goes: every record numbered up to
-    /// it is then whole in its log (or its number is a gap). A journal record
-    /// numbered above what the file says (planted) raises the file, as an item
-    /// in `Items/` does.
+    /// it is then whole in its log (or its number is a gap); the logs' heads are
+    /// read after the lock. A journal record numbered above what the file says
+    /// (planted) raises the file, as an item in `Items/` does.
     private static func refresh(_ inbox: ShareInbox, _ journal: JournalReader?, floor: UInt64) throws -> UInt64 {
-        var highest: UInt64?
-        let last = try inbox.lastPublishedSequence { highest = try journal?.refresh(floor: floor) }
-        // Heads that must publish (a number given out twice) load after the lock.
-        if let journal, let more = try journal.loadDeferred(floor: floor) { highest = max(highest ?? more, more) }
-        if let highest, highest > last { return try inbox.durableSequence(atLeast: highest, sync: false) }
-        return last
+        let last = try inbox.lastPublishedSequence { try journal?.measureLogs() }
+        // After the lock: reading heads needs no enqueue to wait, and a number given
+        // out twice is published again under a fresh one (which takes the lock).
+        guard let highest = try journal?.loadHeads(floor: floor), highest > last else { return last }
+        return try inbox.durableSequence(atLeast: highest, sync: false)
     }
 
     private static func after(_ number: UInt64) -> UInt64? { number == .max ? nil : number + 1 }

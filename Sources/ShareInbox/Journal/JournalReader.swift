@@ -45,12 +45,6 @@ final class JournalReader {
     private var createdCursors = false
     /// Cursor names seen without their log (a drain killed between the two removals).
     private var orphanCursors: [String] = []
-    /// True during ``refresh(floor:)``, under the sequence file's shared lock, where
-    /// nothing may be published: a record to renumber waits for ``loadDeferred(floor:)``.
-    private var underSequenceLock = false
-    /// Logs whose head is a whole item whose number another log's head has too
-    /// (a Sequence file rewound): loaded again after the lock, to renumber it.
-    private var deferred: Set<String> = []
     /// The highest fresh number ``renumber(_:header:because:)`` gave out.
     private var renumbered: UInt64?
 
@@ -108,13 +102,11 @@ final class JournalReader {
 
     // MARK: Refresh
 
-    /// Lists `Journal/` and notes how far each log goes now, then loads the head of
-    /// each log that has none. Call it under the sequence file's shared lock, so no
-    /// record is half-written meanwhile. Records numbered below `floor` (passed by
-    /// the walk already) are out of order: quarantined. Returns the highest head.
-    func refresh(floor: UInt64) throws -> UInt64? {
-        underSequenceLock = true
-        defer { underSequenceLock = false }
+    /// Lists `Journal/` and notes how far each log goes now. Call it under the
+    /// sequence file's shared lock: every record below a log's end is then whole
+    /// (unless its writer failed or died mid-write). The heads are read from there
+    /// after the lock (``loadHeads(floor:)``), so enqueues do not wait for them.
+    func measureLogs() throws {
         var listed = Set<String>()
         var cursors: [String] = []
         try journal.forEachEntry { name in
@@ -126,8 +118,17 @@ final class JournalReader {
         }
         let logNames = Set(listed.map { JournalCursor.name(forLog: $0) })
         orphanCursors = cursors.filter { !logNames.contains($0) }
+    }
+
+    /// Loads the head of each log that has none, below the end ``measureLogs()``
+    /// noted. Records numbered below `floor` (passed by the walk already) or twice
+    /// are out of order (see ``loadHead(_:floor:)``). Returns the highest head, or
+    /// the highest fresh number given out meanwhile if higher (the Sequence file
+    /// read under the lock is then behind it).
+    func loadHeads(floor: UInt64) throws -> UInt64? {
+        renumbered = nil
         for name in Array(logs.keys) where logs[name]?.head == nil { try loadHead(name, floor: floor) }
-        return heads.keys.max()
+        return [heads.keys.max(), renumbered].compactMap { $0 }.max()
     }
 
     /// Starts following a log found in `Journal/`. Something that is not a regular
@@ -236,7 +237,6 @@ final class JournalReader {
                     // under a fresh number, as a put-back in Items/ would be.
                     let inOrder = log.lastNumber.map { header.number > $0 } ?? true
                     if whole && inOrder && (header.number < floor || heads[header.number] != nil) {
-                        if underSequenceLock { deferred.insert(name); return }
                         if try renumber(name, header: header, because: problem) { continue }
                     }
                     let next = whole ? log.cursor + header.recordSize : try nextRecord(in: name, after: log.cursor, end: log.end)
@@ -286,17 +286,6 @@ final class JournalReader {
         let payload = try file.read(header.length, at: offset + Int64(JournalRecord.headerSize))
         return payload.count == header.length
             && JournalRecord.checksum(length: UInt32(header.length), number: header.number, payload: payload) == header.checksum
-    }
-
-    /// Loads the heads left for after the sequence lock (see ``underSequenceLock``);
-    /// returns the highest head or fresh number given out meanwhile (the Sequence
-    /// file read under the lock is behind it).
-    func loadDeferred(floor: UInt64) throws -> UInt64? {
-        let names = deferred
-        deferred = []
-        renumbered = nil
-        for name in names where logs[name]?.head == nil { try loadHead(name, floor: floor) }
-        return [heads.keys.max(), renumbered].compactMap { $0 }.max()
     }
 
     /// Publishes the item at the head of `name` in `Items/` under a fresh number,
