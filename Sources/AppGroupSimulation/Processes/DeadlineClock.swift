@@ -1,32 +1,55 @@
 import Foundation
 
 /// Runs actions at their deadlines on one thread of its own: the deadlines of the
-/// async process waits must fire even while busy tests occupy every thread of
-/// Dispatch's global queues and of Swift's cooperative pool.
+/// async process waits must fire, and a process past its deadline must be killed,
+/// even while busy tests occupy every thread of Dispatch's global queues and of
+/// Swift's cooperative pool. Actions are short and never wait for a task.
 final class DeadlineClock: @unchecked Sendable {
-    // @unchecked: `pending` and `started` are guarded by `condition`.
+    // @unchecked: `pending`, `nextID` and `started` are guarded by `condition`.
     static let shared = DeadlineClock()
 
+    /// Names a scheduled action, to cancel it.
+    struct ID: Hashable, Sendable {
+        fileprivate let value: UInt64
+    }
+
     private struct Entry {
+        let id: UInt64
         let deadline: Date
         let action: @Sendable () -> Void
     }
 
     private let condition = NSCondition()
     private var pending: [Entry] = []
+    private var nextID: UInt64 = 0
     private var started = false
 
-    /// Runs `action` once, `seconds` from now (at once for zero or less).
-    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
+    /// Runs `action` once, `seconds` from now (at once for zero or less), on the
+    /// clock's thread, unless it is cancelled first.
+    @discardableResult
+    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> ID {
         condition.lock()
-        pending.append(Entry(deadline: Date().addingTimeInterval(max(seconds, 0)), action: action))
+        defer { condition.unlock() }
+        nextID += 1
+        pending.append(Entry(id: nextID, deadline: Date().addingTimeInterval(max(seconds, 0)), action: action))
         if !started {
             started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "LaunchedProcess deadlines"
+            // Named from inside: on Linux a name set before start never reaches the kernel.
+            let thread = Thread { [self] in
+                Thread.current.name = "deadlines"
+                run()
+            }
             thread.start()
         }
         condition.signal()
+        return ID(value: nextID)
+    }
+
+    /// Drops a scheduled action that has not run yet (no effect once it ran), so
+    /// that waits that ended early leave nothing behind.
+    func cancel(_ id: ID) {
+        condition.lock()
+        pending.removeAll { $0.id == id.value }
         condition.unlock()
     }
 

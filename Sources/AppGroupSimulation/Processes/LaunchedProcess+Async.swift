@@ -23,11 +23,21 @@ extension LaunchedProcess {
     /// kills the process (SIGKILL) and returns once it has ended.
     @discardableResult
     public func outcome(timeout: TimeInterval = 60) async -> ProcessOutcome {
-        await suspend(timeout: timeout) { $0.exited }
-        killUnlessEnded(atTimeout: !Task.isCancelled)
-        // An outcome exists only once the process has ended: these waits ignore
-        // cancellation (after SIGKILL the end is near).
-        await suspend(timeout: nil, cancellable: false) { $0.exited }
+        // The kill at the deadline, and the note that it was the deadline's, happen
+        // on the deadline clock's own thread: a task resumed to do them would wait
+        // for a thread of the cooperative pool, which busy tests can hold for
+        // minutes, while the process runs on past its deadline.
+        let deadline = DeadlineClock.shared.schedule(after: WaitTimeout.clamped(timeout)) { [weak self] in
+            self?.killUnlessEnded(atTimeout: true)
+        }
+        defer { DeadlineClock.shared.cancel(deadline) }
+        await withTaskCancellationHandler {
+            // An outcome exists only once the process has ended: this wait ignores
+            // cancellation (the handler below kills, and after SIGKILL the end is near).
+            await suspend(timeout: nil, cancellable: false) { $0.exited }
+        } onCancel: {
+            killUnlessEnded(atTimeout: false)
+        }
         await suspend(timeout: 10, cancellable: false) { $0.openStreams == 0 }
         return endedOutcome()
     }
@@ -106,6 +116,12 @@ extension LaunchedProcess {
         }
     }
 
+    /// How many async waits are suspended on this process now (for tests that
+    /// must know a wait has begun before they act).
+    package var suspendedWaitCount: Int {
+        locked { process in process.suspended.values.count { if case .waiting = $0 { true } else { false } } }
+    }
+
     private func locked<R>(_ read: (LaunchedProcess) -> R) -> R {
         state.lock()
         defer { state.unlock() }
@@ -136,15 +152,21 @@ extension LaunchedProcess {
             process.suspended[process.nextWait] = .starting
             return process.nextWait
         }
-        guard cancellable else { return await register(id, timeout: timeout, isDone) }
+        // Scheduled before the continuation is registered: a deadline that comes
+        // first marks the wait ended early, and the registration sees it.
+        let deadline = timeout.map { timeout in
+            DeadlineClock.shared.schedule(after: WaitTimeout.clamped(timeout)) { [weak self] in self?.end(id) }
+        }
+        defer { if let deadline { DeadlineClock.shared.cancel(deadline) } }
+        guard cancellable else { return await register(id, isDone) }
         await withTaskCancellationHandler {
-            await register(id, timeout: timeout, isDone)
+            await register(id, isDone)
         } onCancel: {
             end(id)
         }
     }
 
-    private func register(_ id: UInt64, timeout: TimeInterval?, _ isDone: @escaping (LaunchedProcess) -> Bool) async {
+    private func register(_ id: UInt64, _ isDone: @escaping (LaunchedProcess) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             state.lock()
             if isDone(self) || suspended[id].map({ if case .endedEarly = $0 { true } else { false } }) == true {
@@ -155,9 +177,6 @@ extension LaunchedProcess {
             }
             suspended[id] = .waiting(isDone: isDone, continuation: continuation)
             state.unlock()
-            if let timeout {
-                DeadlineClock.shared.schedule(after: WaitTimeout.clamped(timeout)) { [weak self] in self?.end(id) }
-            }
         }
     }
 

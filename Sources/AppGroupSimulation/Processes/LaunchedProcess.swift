@@ -82,6 +82,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         for (pipe, isError) in [(out, false), (err, true)] {
             let handle = pipe.fileHandleForReading
             let thread = Thread { [self] in
+                // Named from inside: on Linux a name set before start never reaches the kernel.
+                Thread.current.name = isError ? "process stderr" : "process stdout"
                 while true {
                     let chunk = handle.availableData
                     state.lock()
@@ -96,10 +98,10 @@ public final class LaunchedProcess: @unchecked Sendable {
                     if chunk.isEmpty { return }
                 }
             }
-            thread.name = "LaunchedProcess output"
             thread.start()
         }
         let waiter = Thread { [self] in
+            Thread.current.name = "process end"
             // waitid without reaping: Foundation's own notice of the end comes
             // from Dispatch queues that busy tests can starve for minutes.
             let end = ChildExit.wait(forChild: processIdentifier)
@@ -244,8 +246,11 @@ public final class LaunchedProcess: @unchecked Sendable {
         state.unlock()
         let status = end?.status ?? process.terminationStatus
         let bySignal = end?.killedBySignal ?? (process.terminationReason == .uncaughtSignal)
+        // Timed out only if the deadline's SIGKILL is what ended it: a process that
+        // exited on its own just before the kill reached it reports its own end.
         return ProcessOutcome(status: status, signal: bySignal ? status : nil,
-                              timedOut: timedOut, standardOutput: out, standardError: err, label: label)
+                              timedOut: timedOut && bySignal && status == SIGKILL,
+                              standardOutput: out, standardError: err, label: label)
     }
 
     static func lines(_ data: Data) -> [String] { OutputLines.complete(data) }
