@@ -1,0 +1,33 @@
+import Foundation
+
+/// How many tests on dedicated threads run at once: as many as the machine has
+/// cores (at least two), as many as the cooperative pool would have run. A test
+/// waiting for a slot is suspended, so it holds no thread.
+actor TestSlots {
+    static let shared = TestSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = count
+    }
+
+    /// Waits, suspended, for a free slot and takes it.
+    func take() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives a slot back: to the longest waiter, else to the free count.
+    func giveBack() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
