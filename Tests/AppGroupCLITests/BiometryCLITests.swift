@@ -9,7 +9,7 @@ import Testing
 /// binary, against a Face ID protected item a real KeychainProbe process saved and
 /// reads with the keychain guide's own code (`seed-save`, `seed-read`). The secret
 /// never appears in any output.
-@Suite struct BiometryCLITests {
+@Suite(.dedicatedThreads) struct BiometryCLITests {
     let secret = "CARD-" + UUID().uuidString
     static let guideReason = "Authenticate to access your saved information"
 

@@ -6,7 +6,7 @@ import SharedKeychain
 import Testing
 
 /// `create`, `erase` and an app's own container (`--bundle`), through the built binary.
-@Suite struct DeviceLifeTests {
+@Suite(.dedicatedThreads) struct DeviceLifeTests {
     let group = CLIFixture.group
 
     @Test func createMakesTheContainerAnAppThenFinds() throws {

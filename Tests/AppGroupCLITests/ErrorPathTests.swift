@@ -6,7 +6,7 @@ import Testing
 
 /// Every failure exits non-zero with one line on standard error that names the
 /// problem, prints nothing on standard output, and changes nothing.
-@Suite struct ErrorPathTests {
+@Suite(.dedicatedThreads) struct ErrorPathTests {
     let group = CLIFixture.group
 
     /// Runs `arguments`, expects `status` and one stderr line containing every one of `phrases`.

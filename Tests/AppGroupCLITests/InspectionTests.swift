@@ -5,7 +5,7 @@ import SharedDefaults
 import Testing
 
 /// `path`, `list` and `pending` against containers made by real processes.
-@Suite struct InspectionTests {
+@Suite(.dedicatedThreads) struct InspectionTests {
     let group = CLIFixture.group
 
     @Test func pathPrintsTheContainer() throws {

@@ -7,7 +7,7 @@ import Testing
 /// `keychain list/delete/reset` and `device lock/unlock/reboot/status`, through the
 /// built binary, against items real app processes stored and read. A secret never
 /// appears in any output.
-@Suite struct KeychainCLITests {
+@Suite(.dedicatedThreads) struct KeychainCLITests {
     let group = CLIFixture.group
     /// The session token the Notes app publishes (36 bytes), and a second secret.
     let token = "TOKEN-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

@@ -6,7 +6,7 @@ import Testing
 /// Issue 11, finding 14 and the smaller finding: `list` never follows a symbolic
 /// link (it shows it as one), and a root the user cannot read is reported with
 /// its errno, not as "no group is present".
-@Suite struct LinkAndPermissionTests {
+@Suite(.dedicatedThreads) struct LinkAndPermissionTests {
     let group = CLIFixture.group
 
     /// A directory outside the root dressed as a container, with a suite in it.

@@ -6,7 +6,7 @@ import Testing
 /// keys that differ only in Unicode normalization (written by another program, as
 /// iOS keeps them: CFString compares code units) prints both, and reading one key
 /// prints that key's own value, never its twin's.
-@Suite struct NormalizationTwinReadTests {
+@Suite(.dedicatedThreads) struct NormalizationTwinReadTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 

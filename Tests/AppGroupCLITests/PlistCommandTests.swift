@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `appgroup plist`: `plutil -p`, `-lint` and `-convert` for any property-list file.
-@Suite struct PlistCommandTests {
+@Suite(.dedicatedThreads) struct PlistCommandTests {
     static let sample = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

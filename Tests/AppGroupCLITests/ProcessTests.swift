@@ -6,7 +6,7 @@ import Testing
 
 /// `appgroup` among other processes: its writes reach a running observer, and
 /// concurrent writers never clobber one another.
-@Suite struct ProcessTests {
+@Suite(.dedicatedThreads) struct ProcessTests {
     let group = CLIFixture.group
 
     @Test func aWriteIsSeenByARunningObserverInAnotherProcess() throws {

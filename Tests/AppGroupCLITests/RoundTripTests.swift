@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import SharedDefaults
@@ -6,7 +7,7 @@ import Testing
 /// `defaults write` then `defaults read` of each type, through the built binary,
 /// checked in the text `defaults read` prints, in JSON, and as the app reads the
 /// stored value (so the type on disk is the one asked for).
-@Suite struct RoundTripTests {
+@Suite(.dedicatedThreads) struct RoundTripTests {
     let group = CLIFixture.group
 
     @Test func stringRoundTrips() throws {

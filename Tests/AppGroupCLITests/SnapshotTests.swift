@@ -7,7 +7,7 @@ import Testing
 /// `defaults export` / `import` (fixtures and snapshots), `read-type`, `rename`,
 /// `find` and old-style untyped values, through the built binary; every result is
 /// checked as the Notes app reads the suite.
-@Suite struct SnapshotTests {
+@Suite(.dedicatedThreads) struct SnapshotTests {
     let group = CLIFixture.group
 
     @Test func exportWritesBinaryAndImportRestoresItExactly() throws {

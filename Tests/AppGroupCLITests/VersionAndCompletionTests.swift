@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `--version` and `-h` on every executable, and `appgroup completion`.
-@Suite struct VersionAndCompletionTests {
+@Suite(.dedicatedThreads) struct VersionAndCompletionTests {
     @Test(arguments: ["appgroup", "ShareFlowDemo", "Benchmarks"])
     func versionAndShortHelp(_ name: String) throws {
         let binary = try SimulatedDevice.requireBuiltExecutable(named: name)

@@ -1,8 +1,9 @@
 @testable import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
-@Suite("Atomic files")
+@Suite("Atomic files", .dedicatedThreads)
 struct AtomicFileTests {
     @Test("a save replaces the content with a new 0600 inode; reads and identities follow it")
     func saveAndRead() throws {

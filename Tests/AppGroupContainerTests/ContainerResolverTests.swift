@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ func shareExtension() throws -> Entitlements {
                      applicationGroups: ["group.ai.systenics.notes", "A1B2C3D4E5.ai.systenics.shared"])
 }
 
-@Suite("Container resolver")
+@Suite("Container resolver", .dedicatedThreads)
 struct ContainerResolverTests {
     @Test("containerURL returns nil for a group the identity lacks, and creates nothing")
     func nilWhenNotEntitled() throws {

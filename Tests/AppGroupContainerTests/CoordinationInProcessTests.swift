@@ -1,4 +1,5 @@
 @testable import AppGroupContainer
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ func onThreads(_ count: Int, timeout seconds: Double = 60, _ body: @escaping @Se
     return group.wait(timeout: .now() + seconds) == .success
 }
 
-@Suite("Coordination in one process")
+@Suite("Coordination in one process", .dedicatedThreads)
 struct CoordinationInProcess {
     /// One coordinated read-increment-write cycle on a counter file.
     static func increment(_ url: URL, _ coordinator: FileCoordinator, _ occupancy: Occupancy) throws {
@@ -293,7 +294,7 @@ extension MultiProcess {
     }
 }
 
-@Suite("Re-entrancy belongs to the current task")
+@Suite("Re-entrancy belongs to the current task", .dedicatedThreads)
 struct ReentrancyOwner {
     /// Blocks a thread (never the cooperative pool) until `semaphore` is signalled.
     static func waitOffPool(_ semaphore: DispatchSemaphore) async {

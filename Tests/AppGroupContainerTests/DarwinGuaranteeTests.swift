@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// preferences unless a caller names that root itself. This machine builds for
 /// Linux only, so the Darwin branches are tested here as pure functions and by
 /// reading the sources the Darwin build compiles.
-@Suite struct DarwinGuaranteeTests {
+@Suite(.dedicatedThreads) struct DarwinGuaranteeTests {
     @Test func theDarwinDefaultRootIsTheEmulatorsOwnFolder() {
         let home = URL(fileURLWithPath: "/Users/u", isDirectory: true)
         let root = ContainerResolver.defaultRoot(environment: ["HOME": "/Users/u"], platform: .darwin, homeDirectory: home)

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 15, part 4: the library writes to standard error only through a
 /// diagnostics handler that a host can replace.
-@Suite("Diagnostics handler")
+@Suite("Diagnostics handler", .dedicatedThreads)
 struct DiagnosticsTests {
     /// A child refused a container, with the identity from its environment.
     func refusedResolve(_ dir: URL, diagnostics: String?) throws -> LaunchedProcess {

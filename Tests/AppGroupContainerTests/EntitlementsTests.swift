@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -38,7 +39,7 @@ func plist(_ body: String) -> String {
     """
 }
 
-@Suite("Entitlements")
+@Suite("Entitlements", .dedicatedThreads)
 struct EntitlementsTests {
     static let team = "A1B2C3D4E5"
     static let groupsKey = Entitlements.applicationGroupsKey

@@ -3,7 +3,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 
-@Suite("Group identifiers")
+@Suite("Group identifiers", .dedicatedThreads)
 struct GroupIdentifierTests {
     /// Identifiers that break exactly the rule they are listed under (the first
     /// rule checked), several per rule.

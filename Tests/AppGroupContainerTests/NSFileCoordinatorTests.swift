@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -31,7 +32,7 @@ private final class ErrorBox: @unchecked Sendable {
     }
 }
 
-@Suite("NSFileCoordinator in one process")
+@Suite("NSFileCoordinator in one process", .dedicatedThreads)
 struct NSFileCoordinatorTests {
     @Test("NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt:options:error:byAccessor:), as iOS code writes it, then a coordinated read")
     func iosIdiom() throws {

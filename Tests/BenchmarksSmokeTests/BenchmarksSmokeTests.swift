@@ -6,7 +6,7 @@ import Testing
 /// case runs to the end and reports, and that the run cleans up after itself; it
 /// never checks a timing or a target (the targets are for `swift run -c release
 /// Benchmarks`, see BENCHMARKS.md).
-@Suite("Benchmarks smoke run")
+@Suite("Benchmarks smoke run", .dedicatedThreads)
 struct BenchmarksSmokeTests {
     static let caseTitles = ["== 1. coherent read", "== 2. set one key", "== 3. cross-process read-modify-write",
                              "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth",

@@ -8,7 +8,7 @@ import ShareInbox
 
 /// The tests that run many child processes. Serialized with each other, so that
 /// each one's load is its own (the in-process suites still run beside them).
-@Suite("Processes", .serialized)
+@Suite("Processes", .serialized, .dedicatedThreads)
 struct ProcessTests {}
 
 /// What one killed writer managed.

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import AppGroupContainer
@@ -9,7 +10,7 @@ import ShareInbox
 /// call). A plan applies to the task that installs it only, so these tests run in
 /// parallel with each other and with every other suite; each plan also fails only
 /// paths under the test's own sandbox.
-@Suite("Write faults")
+@Suite("Write faults", .dedicatedThreads)
 struct FaultTests {
     /// A step of a save, by the C functions that make it (which one depends on the
     /// path taken: pwrite for the inbox's sequence file, link to publish an item...).

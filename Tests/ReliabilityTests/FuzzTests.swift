@@ -7,7 +7,7 @@ import Testing
 /// Mutation fuzzing of the two readers that take files from disk: the suite-file
 /// parser and the entitlements reader. Fixed seed (APP_GROUP_SOAK_SEED replays
 /// another); the input that broke a run is written to standard output.
-@Suite("Fuzzing")
+@Suite("Fuzzing", .dedicatedThreads)
 struct FuzzTests {
     /// One mutation of a corpus entry: bit flips, a truncation, a splice of two
     /// entries, an inserted or deleted run, or a byte set to a boundary value.

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import ShareInbox
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// another holder (ENOLCK, EINVAL on a file system without OFD locks, EIO): the
 /// enqueue made a new hidden file and tried again, without end while the error
 /// lasted, leaving every file it made behind.
-@Suite("Hostile inbox: a lock that fails")
+@Suite("Hostile inbox: a lock that fails", .dedicatedThreads)
 struct HostileInboxLockTests {
     @Test("a lock error that is not contention: the enqueue throws it at once, leaves no hidden file, and the next enqueue works",
           arguments: [Errno(rawValue: ENOLCK), .EIO])

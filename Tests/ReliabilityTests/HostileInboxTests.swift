@@ -7,7 +7,7 @@ import Testing
 /// A hostile look at the inbox's hidden-file publication (session 4 review):
 /// things planted in `Items/` under the hidden prefix never stall a drain, never
 /// cost an item, and never lead the cleanup outside the inbox.
-@Suite("Hostile inbox")
+@Suite("Hostile inbox", .dedicatedThreads)
 struct HostileInboxTests {
     /// Every entry of `Items/` that starts with ".".
     private static func hidden(_ inbox: ShareInbox) throws -> Set<String> {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import SharedDefaults
@@ -181,7 +182,7 @@ let hostileCases: [HostileCase] = [
     },
 ]
 
-@Suite("Hostile input")
+@Suite("Hostile input", .dedicatedThreads)
 struct HostileInputTests {
     @Test("each hostile input is refused with the module's typed error, a clear message, and no crash or hang", arguments: hostileCases)
     func refused(_ hostile: HostileCase) throws {

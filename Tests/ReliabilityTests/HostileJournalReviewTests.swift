@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import ShareInbox
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Issue 14, part 5, hostile review: the journal attacked where its neighbours
 /// meet it (the consumer lock file, the `Journal/` directory itself, a handler
 /// that drains or enqueues again), looking for items lost, repeated, or stuck.
-@Suite("Hostile journal review")
+@Suite("Hostile journal review", .dedicatedThreads)
 struct HostileJournalReviewTests {
     static func journal(_ inbox: ShareInbox) -> URL { HostileJournalTests.journal(inbox) }
     static func logs(_ inbox: ShareInbox) throws -> [String] { try HostileJournalTests.logs(inbox) }

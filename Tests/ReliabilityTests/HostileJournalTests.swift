@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import ShareInbox
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// as an outsider would: crafted records, cursors and entries, a log moved away
 /// between two enqueues, thousands of logs. Each case: no crash, no hang, what is
 /// unreadable copied to `Quarantine/`, everything readable delivered.
-@Suite("Hostile journal")
+@Suite("Hostile journal", .dedicatedThreads)
 struct HostileJournalTests {
     /// Bytes of a record as the journal frames it (AGJ1, length, number, FNV-1a, payload).
     static func record(_ number: UInt64, title: String, checksum: UInt64? = nil, length: UInt32? = nil) -> Data {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 @testable import SharedDefaults
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// falls back to when the kernel refuses keeps the guarantees, re-reads after an
 /// atomic replace are exact, and the background release of replaced caches leaks
 /// no descriptor.
-@Suite("Hostile re-reads")
+@Suite("Hostile re-reads", .dedicatedThreads)
 struct HostileRereadTests {
     /// Replaces `file` atomically (a new inode, as another process's save does) with a suite whose "lane" is `value`.
     static func replace(_ file: URL, lane value: Int) throws {

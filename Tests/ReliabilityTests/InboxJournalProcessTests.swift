@@ -9,7 +9,7 @@ import Testing
 /// interleave) while two app processes drain, each sometimes draining again inside
 /// its handler: every item is delivered exactly once, and within one drain in
 /// increasing number order.
-@Suite("Inbox journal across processes")
+@Suite("Inbox journal across processes", .dedicatedThreads)
 struct InboxJournalProcessTests {
     @Test("4 enqueuing processes, 2 draining processes and nested drains: exactly once, in order within each drain")
     func exactlyOnceAndOrdered() throws {

@@ -9,7 +9,7 @@ import Testing
 /// publishes it with one rename. Here a real process is SIGKILLed just before each
 /// of its enqueue's system calls in turn: every item whose publishing rename ran is
 /// delivered once and whole, none other is, and a drain leaves nothing behind.
-@Suite("Inbox enqueue killed at every step")
+@Suite("Inbox enqueue killed at every step", .dedicatedThreads)
 struct InboxKillAtEveryStepTests {
     @Test("SIGKILL before any one system call of an enqueue: published whole or not at all, never twice, no leftover after a drain",
           arguments: [false, true])

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import ShareInbox
@@ -8,7 +9,7 @@ import Testing
 /// `Items`, `Staging`, `Claims`, `Quarantine`). One made beforehand by another user,
 /// or writable by others, would let that user plant or take items: refused, or
 /// repaired when it is the process's own.
-@Suite("Inbox directories of another user")
+@Suite("Inbox directories of another user", .dedicatedThreads)
 struct InboxOwnershipTests {
     static func inboxPath(_ sandbox: Sandbox, _ below: String) -> String {
         sandbox.root.appendingPathComponent(Sandbox.group).appendingPathComponent("Library/Application Support/Inbox")

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import ShareInbox
@@ -6,7 +7,7 @@ import Testing
 /// Issue 11, finding 1's class in the share inbox: code run inside a drain's
 /// handler that uses the same inbox (or another instance of it) again. A nested
 /// drain or enqueue must neither deliver an item twice nor lose one.
-@Suite("Inbox re-entrancy")
+@Suite("Inbox re-entrancy", .dedicatedThreads)
 struct InboxReentrancyTests {
     @Test("a drain inside a drain's handler delivers every item exactly once", arguments: [false, true])
     func drainInsideDrain(_ secondInstance: Bool) throws {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import AppGroupContainer
@@ -5,7 +6,7 @@ import Testing
 /// Issue 14: dictionaries index their keys with a cheap seeded hash. Keys crafted
 /// to collide under it must cost no more than SipHash would, and must never be
 /// confused with one another.
-@Suite("Dictionary key index under colliding keys")
+@Suite("Dictionary key index under colliding keys", .dedicatedThreads)
 struct KeyIndexCollisionTests {
     /// A suite of `count` keys, some differing only in normalization or by a byte.
     static func keys(_ count: Int) -> [String] {

@@ -8,7 +8,7 @@ import Testing
 /// (the suite file, its lock file, its temporaries) fits the 255-byte limit of a
 /// file name, at the longest valid group identifier and suite name, with real
 /// processes writing at once; and the shortened lock still excludes.
-@Suite("Names at their length limits")
+@Suite("Names at their length limits", .dedicatedThreads)
 struct LongNameTests {
     /// The longest valid group identifier: 255 bytes.
     static let longestGroup = "group." + String(repeating: "l", count: 120) + "." + String(repeating: "g", count: 128)

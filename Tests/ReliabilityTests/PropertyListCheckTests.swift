@@ -8,7 +8,7 @@ import SharedDefaults
 /// value (issue 14, part 4). These tests hold that path to the full reader: the check
 /// refuses exactly what a full read refuses, and a key read alone is exactly the
 /// value the full read gives it (seeded values: SharedDefaultsTests' PropertyListLookupTests).
-@Suite("Property-list check and one-key reads")
+@Suite("Property-list check and one-key reads", .dedicatedThreads)
 struct PropertyListCheckTests {
     /// Exactly equal: the same bytes from the codec's writer (strings by code unit,
     /// reals by bits, entries in order).

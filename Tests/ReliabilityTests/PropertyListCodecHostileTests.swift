@@ -8,7 +8,7 @@ import Testing
 /// typed PropertyListError, never a crash, a hang or unbounded memory; through a
 /// suite, a corrupt-suite diagnosis; stored Data handed to the Codable and URL
 /// readers, an error or nil.
-@Suite("Property-list codec on hostile input")
+@Suite("Property-list codec on hostile input", .dedicatedThreads)
 struct PropertyListCodecHostileTests {
     /// A bplist00 of raw `objects` (marker and content bytes each), with the given widths.
     static func bplist(_ objects: [[UInt8]], refSize: Int = 1, offsetSize: Int? = nil, top: UInt64 = 0,

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// which reads every file of the package, bounds nesting in every format with
 /// constant stack (the screen that once stood before Foundation's parser is gone
 /// with that parser).
-@Suite("Property-list nesting limits")
+@Suite("Property-list nesting limits", .dedicatedThreads)
 struct PropertyListDepthTests {
     static func xml(_ depth: Int, open: String = "<array>", close: String = "</array>") -> Data {
         Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">"

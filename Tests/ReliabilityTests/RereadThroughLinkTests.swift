@@ -10,7 +10,7 @@ import Testing
 /// below the root is refused at the re-read, even when the link leads to a valid
 /// suite file; a root reached through a link (allowed, as configured) still reads,
 /// and still refuses a link below it.
-@Suite("Re-reads after another process's save, through planted links")
+@Suite("Re-reads after another process's save, through planted links", .dedicatedThreads)
 struct RereadThroughLinkTests {
     /// Has a ReliabilityProbe save into the group's suite under `root`, as lane `id`
     /// (it sets "w<id>" and increments "lane").

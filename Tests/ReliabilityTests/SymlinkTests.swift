@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import SharedDefaults
@@ -6,7 +7,7 @@ import ShareInbox
 
 /// Symbolic links planted inside the root, pointing outside it: refused, and
 /// nothing is ever written outside the root.
-@Suite("Planted symbolic links")
+@Suite("Planted symbolic links", .dedicatedThreads)
 struct SymlinkTests {
     /// A file outside the root, with known content, for links to point at.
     func target(_ sandbox: Sandbox, _ name: String = "victim") throws -> URL {

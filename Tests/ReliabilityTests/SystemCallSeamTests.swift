@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import ShareInbox
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// The system-call seam itself: the hook sits inside each raw call (below the EINTR
 /// retry), a trace shows the order of the calls a save makes, and a fault plan
 /// belongs to the task or thread that installed it.
-@Suite("System-call seam")
+@Suite("System-call seam", .dedicatedThreads)
 struct SystemCallSeamTests {
     /// The position of the first call in `calls` that `match` accepts (Int.max when none).
     static func first(_ calls: [FaultInjection.Entry], _ match: (FaultInjection.Entry) -> Bool) -> Int {
@@ -157,7 +158,7 @@ struct SystemCallSeamTests {
 /// Callers that used to reach the disk around the seam (Foundation's directory
 /// creation, a bare read, bare inotify calls) now show up in a trace, and a plan
 /// can fail them.
-@Suite("System-call seam: every caller")
+@Suite("System-call seam: every caller", .dedicatedThreads)
 struct SystemCallSeamCallerTests {
     @Test("the keychain makes its directory through the seam: traced, and a failed mkdir is a typed error naming it")
     func keychainDirectory() throws {

@@ -5,7 +5,7 @@ import Testing
 import ShareInbox
 
 /// The public testing API behaves as documented.
-@Suite struct AppGroupTestingTests {
+@Suite(.dedicatedThreads) struct AppGroupTestingTests {
     @Test func aDeviceIsFreshAndRemovedAfterwards() throws {
         let notes = try NotesExample()
         var seen: URL?

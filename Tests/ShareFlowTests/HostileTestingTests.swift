@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A hostile look at AppGroupTesting's new pieces (session 4 review).
-@Suite struct HostileTestingTests {
+@Suite(.dedicatedThreads) struct HostileTestingTests {
     /// "/" or NUL followed by a combining mark is one `Character` that is neither
     /// "/" nor NUL, so a check by `Character` let these through: the first made its
     /// device in the parent of the temporary directory.

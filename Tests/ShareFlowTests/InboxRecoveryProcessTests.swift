@@ -7,7 +7,7 @@ import ShareInbox
 /// Issue 11's inbox findings, each with the real ShareFlowDemo binary: kills at two
 /// moments in a row, crafted sequence numbers, items that cannot be removed or read,
 /// and attachments the app could not take. Serialized: each runs several processes.
-@Suite(.serialized) struct InboxRecoveryProcessTests {
+@Suite(.serialized, .dedicatedThreads) struct InboxRecoveryProcessTests {
     let device: SimulatedDevice
     let notes: NotesExample
     let binary: URL

@@ -18,7 +18,7 @@ enum TestBundle {
     }()
 }
 
-@Suite(.enabled(if: TestBundle.executable != nil, "needs the test bundle as an executable (Linux)"))
+@Suite(.enabled(if: TestBundle.executable != nil, "needs the test bundle as an executable (Linux)"), .dedicatedThreads)
 struct KeepDeviceTests {
 
     struct Run {

@@ -7,7 +7,7 @@ import Testing
 /// session token in the shared keychain access group, and the share extension
 /// reads it before it shares. Nothing is shared without it, and the token never
 /// appears in anything a process prints.
-@Suite(.serialized) struct SessionTokenTests {
+@Suite(.serialized, .dedicatedThreads) struct SessionTokenTests {
     let device: SimulatedDevice
     let notes: NotesExample
     let binary: URL

@@ -7,7 +7,7 @@ import Testing
 /// `--json` for scripts, help, and a run stopped by Ctrl-C, SIGTERM or a closed
 /// pipe. The built binary each time; its scratch folder goes to the device's
 /// scratch directory (TMPDIR), where anything left behind is seen.
-@Suite(.serialized) struct ShareFlowDemoCLITests {
+@Suite(.serialized, .dedicatedThreads) struct ShareFlowDemoCLITests {
     let device: SimulatedDevice
     let binary: URL
 

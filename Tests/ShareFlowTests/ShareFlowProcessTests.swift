@@ -7,7 +7,7 @@ import ShareInbox
 /// The share flow with real processes: the built ShareFlowDemo binary in its
 /// `extension` and `app` roles, spawned as the Notes targets of a simulated device.
 /// Serialized: each test already runs many processes on the shared cores.
-@Suite(.serialized) struct ShareFlowProcessTests {
+@Suite(.serialized, .dedicatedThreads) struct ShareFlowProcessTests {
     let device: SimulatedDevice
     let notes: NotesExample
     let binary: URL

@@ -5,7 +5,7 @@ import Testing
 
 /// Finding 3's class in path checks: a directory whose name differs only in
 /// Unicode normalization from an allowed one is another directory.
-@Suite("Paths compared by bytes")
+@Suite("Paths compared by bytes", .dedicatedThreads)
 struct ExactPathTests {
     @Test("an attachment in the NFD twin of a readable NFC directory is refused")
     func readableDirectoriesCompareBytes() throws {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupSimulation
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The enqueue's hand-written codings (issue 14, part 5) against what they replace:
 /// the item record against `JSONEncoder`, the sequence line's parser against the
 /// split-based one it replaced.
-@Suite("Inbox encodings")
+@Suite("Inbox encodings", .dedicatedThreads)
 struct InboxEncodingTests {
     static let texts = ["", "plain", "quote \" and backslash \\ and slash /", "tab\tnew\nline\rbell\u{7}esc\u{1B}del\u{7F}",
                         "caf\u{E9}", "cafe\u{301}", "\u{1F600} \u{10FFFF}", "日本語", "\u{1}\u{1F}", String(repeating: "x", count: 4000)]

@@ -5,7 +5,7 @@ import Testing
 import ShareInbox
 
 /// The inbox's guarantees at the library level, on real files in a fresh device.
-@Suite struct InboxLibraryTests {
+@Suite(.dedicatedThreads) struct InboxLibraryTests {
     let device: SimulatedDevice
     let notes: NotesExample
 

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// file system only through the container's `package` primitives. The compiler
 /// keeps it from the internal system-call layer (`Sys`); Foundation still
 /// re-exports the C library, so this checks its sources for direct calls.
-@Suite("ShareInbox layering")
+@Suite("ShareInbox layering", .dedicatedThreads)
 struct LayeringTests {
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

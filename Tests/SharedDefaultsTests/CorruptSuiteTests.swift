@@ -1,9 +1,10 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
 
-@Suite("Corrupt suite files")
+@Suite("Corrupt suite files", .dedicatedThreads)
 struct CorruptSuiteTests {
     static func truncatedBinary() throws -> Data {
         let valid = try PropertyListSerialization.data(fromPropertyList: ["a": "some value", "b": [1, 2, 3]], format: .binary, options: 0)

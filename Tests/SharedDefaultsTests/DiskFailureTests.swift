@@ -1,9 +1,10 @@
+import AppGroupTesting
 import Foundation
 import Testing
 @testable import AppGroupContainer
 @testable import SharedDefaults
 
-@Suite("Disk failures")
+@Suite("Disk failures", .dedicatedThreads)
 struct DiskFailureTests {
     @Test("a failed save throws (or reports through lastError) and leaves the previous suite intact")
     func diskFull() throws {

@@ -1,10 +1,11 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
 
 /// Real processes (DefaultsProbe) racing on one suite, with real files and locks.
-@Suite("SharedDefaults across processes", .serialized)
+@Suite("SharedDefaults across processes", .serialized, .dedicatedThreads)
 struct MultiProcessTests {
     @Test("4 processes x 1000 update increments end at exactly 4000")
     func fourProcessesNeverLoseAnIncrement() throws {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// (the suite's lock is re-entrant on the thread) must never be committed and
 /// then overwritten by the outer commit. Real files and locks; a fresh
 /// instance reads the file afterwards, so no cache can hide a loss.
-@Suite("Writes nested in update and transaction")
+@Suite("Writes nested in update and transaction", .dedicatedThreads)
 struct NestedWriteTests {
     /// The suite as a fresh instance reads it from disk.
     func onDisk(_ device: Device) throws -> [String: Any] { try device.defaults().persistentDomain() }

@@ -1,9 +1,10 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
 
-@Suite("Observation in one process")
+@Suite("Observation in one process", .dedicatedThreads)
 struct ObservationTests {
     @Test("a cancelled observer gets nothing; one beside it gets the change; equal writes call nothing")
     func cancelAndDeduplicate() throws {

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Issue 11, finding 1's class: callbacks that run while the suite's lock is held.
 /// An observer's handler may block on the suite's write lock; the thread holding
 /// it (inside a transaction) must still be able to cancel an observation.
-@Suite("Observers and writes nested in transactions")
+@Suite("Observers and writes nested in transactions", .dedicatedThreads)
 struct ObserverReentrancyTests {
     @Test("cancelling an observation inside a transaction while its handler waits for the write lock neither stalls nor fails the handler's write")
     func cancelWhileHandlerWaitsForLock() throws {

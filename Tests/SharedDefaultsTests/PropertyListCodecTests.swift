@@ -6,7 +6,7 @@ import Testing
 
 /// The package's property-list codec against Foundation's and Python's plistlib,
 /// in both directions, on seeded generated values of every type.
-@Suite("Property-list codec round trips")
+@Suite("Property-list codec round trips", .dedicatedThreads)
 struct PropertyListCodecTests {
     struct Options {
         /// Keys that differ only in Unicode normalization (Foundation merges them).

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// A key read alone from a checked file (a suite's first read after another
 /// process's save, issue 14 part 4) against the full read, on the seeded values of
 /// ``PropertyListCodecTests``.
-@Suite("One-key reads against the full read")
+@Suite("One-key reads against the full read", .dedicatedThreads)
 struct PropertyListLookupTests {
     /// Every key of the dictionary in `data`, keys it lacks (one scalar more or less,
     /// the other normalization form) and a few fixed ones, read alone.

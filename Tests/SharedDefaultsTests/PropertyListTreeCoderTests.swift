@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// The Codable coder over the codec's trees (what the keychain file uses): values
 /// come back exactly, and files agree with Foundation's PropertyListEncoder and
 /// PropertyListDecoder in both directions.
-@Suite("Codable through property-list trees")
+@Suite("Codable through property-list trees", .dedicatedThreads)
 struct PropertyListTreeCoderTests {
     enum Kind: String, Codable, Equatable { case one, two }
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import SharedDefaults
 
-@Suite("Opening a suite")
+@Suite("Opening a suite", .dedicatedThreads)
 struct SuiteNameTests {
     @Test("NSGlobalDomain and the own bundle id are refused; the strict initializer also refuses a group the identity lacks")
     func refusals() throws {
@@ -62,7 +62,7 @@ struct SuiteNameTests {
     }
 }
 
-@Suite("Values")
+@Suite("Values", .dedicatedThreads)
 struct ValueTests {
     @Test("property-list values round-trip through the file")
     func roundTrip() throws {

@@ -8,7 +8,7 @@ import Testing
 /// UserDefaults as iOS code uses it, in real processes (DefaultsProbe, whose
 /// UserDefaults is the emulator's through `import class SharedDefaults.UserDefaults`),
 /// each with its own identity from the environment.
-@Suite("UserDefaults across processes", .serialized)
+@Suite("UserDefaults across processes", .serialized, .dedicatedThreads)
 struct UserDefaultsProcessTests {
     /// Runs a probe to its end and returns its standard output, trimmed.
     func run(_ device: Device, _ arguments: [String], as identity: Entitlements, quiet: Bool = true) throws -> (output: String, error: String) {

@@ -9,7 +9,7 @@ import class SharedDefaults.UserDefaults
 
 /// iOS idioms over `UserDefaults`, in one process: each target's suite opened with
 /// its resolver (the probes in UserDefaultsProcessTests open theirs as iOS code does).
-@Suite("UserDefaults idioms")
+@Suite("UserDefaults idioms", .dedicatedThreads)
 struct UserDefaultsTests {
     let device: Device
     init() throws { device = try Device() }

@@ -2,6 +2,7 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -9,7 +10,7 @@ import Testing
 
 /// The seeds' table of expected results, each target in its own process: the
 /// KeychainProbe executable run with the target's identity in its environment.
-@Suite struct AccessGroupTableTests {
+@Suite(.dedicatedThreads) struct AccessGroupTableTests {
     @Test func teamIDGroupItemIsReadByAppShareExtensionAndWidget() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -2,6 +2,7 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Glibc
 import Testing
 
 /// Several processes writing one device's keychain at once.
-@Suite struct ConcurrencyTests {
+@Suite(.dedicatedThreads) struct ConcurrencyTests {
     @Test func concurrentAddsFromSeveralProcessesKeepEveryItem() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -2,6 +2,7 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -9,7 +10,7 @@ import Testing
 
 /// Accessibility classes against the simulated device state, the state changed by
 /// one process and obeyed by others.
-@Suite struct DeviceStateTests {
+@Suite(.dedicatedThreads) struct DeviceStateTests {
     func store(_ keychain: Keychain, _ account: String, _ accessibility: Accessibility) throws {
         try keychain.add(Data(account.utf8), for: GenericPassword(service: "svc", account: account, accessGroup: Targets.vault),
                          accessibility: accessibility)

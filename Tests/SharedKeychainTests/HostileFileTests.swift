@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -5,7 +6,7 @@ import Testing
 
 /// Issue 11, findings 5, 10, 12 and 3 (keychain part), each in real KeychainProbe
 /// processes on real files.
-@Suite("Keychain: hostile files, links, killed writers, exact strings (issue 11)")
+@Suite("Keychain: hostile files, links, killed writers, exact strings (issue 11)", .dedicatedThreads)
 struct HostileFileTests {
     // MARK: Finding 5: nesting bombs
 
@@ -243,7 +244,7 @@ struct HostileFileTests {
     }
 }
 
-@Suite("Keychain item keys compare exactly")
+@Suite("Keychain item keys compare exactly", .dedicatedThreads)
 struct ExactItemKeyTests {
     @Test("GenericPassword and InternetPassword keys differing only in normalization are different keys")
     func keysAreExact() {

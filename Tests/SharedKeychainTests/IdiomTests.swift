@@ -5,6 +5,7 @@
 // The switch iOS code uses to share a file between platforms: here it takes the
 // first branch, since this package offers a Security module on Linux.
 #if canImport(Security)
+import AppGroupTesting
 import Security
 #else
 import SharedKeychain
@@ -15,7 +16,7 @@ import LocalAuthentication
 import AppGroupContainer
 import Testing
 
-@Suite("Keychain idioms of iOS code, unchanged (issue 12, part 4)")
+@Suite("Keychain idioms of iOS code, unchanged (issue 12, part 4)", .dedicatedThreads)
 struct IdiomTests {
     static let service = "com.example.idioms"
 

@@ -1,3 +1,4 @@
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -7,7 +8,7 @@ import Testing
 /// New files are binary property lists; files earlier versions wrote (XML, through
 /// Foundation's `PropertyListEncoder`) still load in a new process, and the next
 /// change rewrites them as binary, twin accounts kept apart.
-@Suite("Keychain file format")
+@Suite("Keychain file format", .dedicatedThreads)
 struct KeychainFileFormatTests {
     @Test("an XML keychain file of an earlier version is read by a probe, and its next change writes binary, with twin accounts kept")
     func earlierXMLFilesStillLoad() throws {

@@ -1,11 +1,12 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// Part 1 of issue 13: SecAccessControlCreateWithFlags and kSecAttrAccessControl.
-@Suite struct ProtectedAccessControlTests {
+@Suite(.dedicatedThreads) struct ProtectedAccessControlTests {
     @Test func flagsHaveApplesBitValues() {
         #expect(SecAccessControlCreateFlags.userPresence.rawValue == 1)
         #expect(SecAccessControlCreateFlags.biometryAny.rawValue == 2)

@@ -1,11 +1,12 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// A sensor file planted or damaged by someone else: typed errors, never a crash.
-@Suite struct ProtectedHostileSensorTests {
+@Suite(.dedicatedThreads) struct ProtectedHostileSensorTests {
     @Test func aGarbageSensorFileIsInvalidKeychainAndIsKept() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -1,11 +1,12 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// Part 4 of issue 13: the keychain's answers for protected items, against the scripted sensor.
-@Suite struct ProtectedItemTests {
+@Suite(.dedicatedThreads) struct ProtectedItemTests {
     @Test func aReadConsumesOnePromptPerCallWithApplesStatusCodes() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -1,11 +1,12 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// Part 2 of issue 13: LAContext, LAPolicy and LAError against the scripted sensor.
-@Suite struct ProtectedLAContextTests {
+@Suite(.dedicatedThreads) struct ProtectedLAContextTests {
     @Test func errorCodesAndPoliciesHaveApplesRawValues() {
         let codes: [(LAError.Code, Int)] = [(.authenticationFailed, -1), (.userCancel, -2), (.userFallback, -3), (.systemCancel, -4),
                                             (.passcodeNotSet, -5), (.biometryNotAvailable, -6), (.biometryNotEnrolled, -7),

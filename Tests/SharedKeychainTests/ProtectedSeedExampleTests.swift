@@ -1,4 +1,5 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -9,7 +10,7 @@ import Testing
 /// import lines changed (Sources/KeychainProbe/ProtectedSeedCode.swift), run in a
 /// KeychainProbe process while this process scripts the shared sensor, and the other
 /// way round.
-@Suite struct ProtectedSeedExampleTests {
+@Suite(.dedicatedThreads) struct ProtectedSeedExampleTests {
     let box: Sandbox
     init() throws { box = try Sandbox() }
 

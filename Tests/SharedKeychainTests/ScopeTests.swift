@@ -41,7 +41,7 @@ enum Hop: String, CaseIterable, Sendable {
     }
 }
 
-@Suite("One process, several targets: identity scopes (issue 12, part 5)")
+@Suite("One process, several targets: identity scopes (issue 12, part 5)", .dedicatedThreads)
 struct ScopeTests {
     static let keychainDevice = [KeychainDevice.environmentKey: "phone"]
     static let share = SimulatedTarget(name: "ReaderShare", kind: .shareExtension, entitlements: Targets.share)

@@ -2,6 +2,7 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -14,7 +15,7 @@ extension KeychainError: Equatable {
 
 /// The seeds' own functions, run unchanged against the emulator as the identities
 /// of the seeds' target table.
-@Suite struct SeedExampleTests {
+@Suite(.dedicatedThreads) struct SeedExampleTests {
     @Test func publishedSessionTokenIsReadByTheShareExtension() throws {
         let box = try Sandbox()
         defer { box.remove() }

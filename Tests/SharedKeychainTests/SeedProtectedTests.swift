@@ -4,12 +4,13 @@
 // code is exercised through every sensor outcome by ProtectedSeedExampleTests.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import Foundation
 import LocalAuthentication
 import Security
 import Testing
 
-@Suite("The guide's key-generation code (issue 12, part 4)")
+@Suite("The guide's key-generation code (issue 12, part 4)", .dedicatedThreads)
 struct SeedProtectedTests {
     @Test("key generation fails with errSecUnimplemented and stores nothing; LAContext sees the simulated Face ID")
     func keyGenerationFailsCleanly() throws {

@@ -2,13 +2,14 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// Each error path of the four functions answers Apple's status code.
-@Suite struct StatusCodeTests {
+@Suite(.dedicatedThreads) struct StatusCodeTests {
     static var base: [String: Any] { [
         kSecClass as String: kSecClassGenericPassword,
         kSecAttrService as String: "svc",

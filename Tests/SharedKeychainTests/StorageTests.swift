@@ -2,13 +2,14 @@
 // Apple's own, so the tests run where the Security framework is absent.
 #if !canImport(Darwin)
 
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
 
 /// Where and how items are stored, and that values never leak into text.
-@Suite struct StorageTests {
+@Suite(.dedicatedThreads) struct StorageTests {
     @Test func oneFilePerDeviceBesideTheContainers() throws {
         let box = try Sandbox()
         defer { box.remove() }
