@@ -314,6 +314,28 @@ func system_lock(_ fd: Int32, _ mode: Int32, wait: Bool, path: String) -> Int32 
 /// geteuid(2). It cannot fail, so it has no hook.
 func system_geteuid() -> uid_t { geteuid() }
 
+/// getpwuid_r(3): `pw_dir` of `user`, nil when there is no entry. A library
+/// lookup, not a system call on a file the package owns, so it has no hook.
+func system_home_directory(_ user: uid_t) -> String? {
+    var size = 4096
+    while size <= 1 << 20 {
+        // The strings of the entry live in the buffer: they are read inside.
+        var buffer = [CChar](repeating: 0, count: size)
+        let result: (code: Int32, home: String?) = buffer.withUnsafeMutableBufferPointer { storage in
+            guard let base = storage.baseAddress else { return (ENOMEM, nil) }
+            var entry = passwd()
+            var found: UnsafeMutablePointer<passwd>?
+            let code = getpwuid_r(user, &entry, base, storage.count, &found)
+            guard code == 0, found != nil, let home = entry.pw_dir else { return (code, nil) }
+            return (code, String(cString: home))
+        }
+        if result.code == ERANGE { size *= 4; continue }
+        guard let home = result.home, !home.isEmpty else { return nil }
+        return home
+    }
+    return nil
+}
+
 /// agc_rename_noreplace (CAppGroupSys): renameat2(RENAME_NOREPLACE) within one
 /// directory. A plan sees it as `renameat`.
 func system_renameat_noreplace(_ directory: Int32, _ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>, path: String) -> Int32 {

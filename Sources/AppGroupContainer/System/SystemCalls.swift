@@ -65,6 +65,12 @@ enum Sys {
     /// geteuid(2): the user files must belong to.
     static var effectiveUser: uid_t { system_geteuid() }
 
+    /// getpwuid_r(3): the home directory of `user` in the password database; nil
+    /// when the user has no entry (or no home).
+    static func homeDirectory(ofUser user: uid_t) -> String? {
+        system_home_directory(user)
+    }
+
     /// close(2). Errors are ignored: after close the descriptor is gone either way
     /// (and it is not retried on EINTR: on Linux the descriptor is already closed).
     static func close(_ fd: Int32) {
@@ -192,6 +198,12 @@ enum Sys {
     /// fchmod(2).
     static func fchmod(_ fd: Int32, _ mode: mode_t, path: String) throws {
         try nothingOrErrno(retryOnInterrupt: true) { system_fchmod(fd, mode, path: path) }.get("fchmod", path)
+    }
+
+    /// lstat(2): true only when nothing is at `path` (ENOENT); false when
+    /// something is, or when it cannot be told (another error).
+    static func isAbsent(_ path: String) -> Bool {
+        do { return try lstat(path) == nil } catch { return false }
     }
 
     /// lstat(2). Returns nil when nothing is there.
