@@ -38,6 +38,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
+    /// The lock file of the previous locking protocol (version 1, package 0.1.x)
+    /// stands beside the item at `path`: a process of that version coordinates it,
+    /// or did, and would not exclude this release (<doc:LockingProtocol>).
+    case olderLockingProtocol(path: String, lockFile: String)
 
     public var description: String {
         switch self {
@@ -76,6 +80,12 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."
+        case let .olderLockingProtocol(path, lockFile):
+            return "refused to coordinate \(Self.quote(path)): the lock file \(lockFile) of package 0.1.x (locking protocol 1) stands beside it, "
+                + "so a process of 0.1.x uses this item, or did. 0.1.x locks beside items and this release in the container root's .coordination directory, "
+                + "so the two would not exclude each other and writes could be lost. Update every app and extension that shares the container, "
+                + "then remove the old lock files (they are hidden files named .<item>.lock: `rm \(lockFile)`, or "
+                + "`find <root> -name '.*.lock' -not -path '*/Inbox/Journal/*' -delete` for the whole device)."
         }
     }
 

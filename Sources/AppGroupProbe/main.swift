@@ -7,6 +7,7 @@ import Foundation
 //
 //   increment --file F --count N          N coordinated read-increment-write cycles
 //   hold --file F [--mode read|write]     take a lock, print "locked", sleep until killed
+//   lock-path --file F                    print the lock file of F, found from the path alone
 //   wait-lock --file F [--timeout S]      print "waiting", take the write lock; print
 //                                         "acquired" or "timeout: <error>" (exit 3)
 //   replace --file F --count N --size B   atomically replace F with N uniform files of B bytes
@@ -115,6 +116,9 @@ do {
         } else {
             try FileCoordinator().coordinate(writingItemAt: url, byAccessor: body)
         }
+    case "lock-path":
+        // Where this process, knowing only the path, finds the item's lock file.
+        say(try FileCoordinator.lockFileURL(for: URL(fileURLWithPath: option("file"))).path)
     case "wait-lock":
         let url = URL(fileURLWithPath: option("file"))
         let timeout = Double(option("timeout", "-1")) ?? -1

@@ -144,6 +144,9 @@ public struct ShareInbox: Sendable {
         self.staleStagingAge = 3600
         self.resolver = resolver
         self.session = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        // A drain's session lock must be found by listing Claims/ (recovery): it
+        // stays beside the session directory, not in the coordination tree.
+        LockFilesBeside.register(claimsDirectory)
         try FileOperations.makeTrustedDirectory(self.directory)
         // Another user's directory on the way, or one others may write, would let
         // them plant or take items: refused (or, when ours, repaired to 0700).

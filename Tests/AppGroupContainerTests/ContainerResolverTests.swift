@@ -163,7 +163,7 @@ extension MultiProcess {
                 let ok = try Probe.run(["resolve", "--group", "group.ai.systenics.notes,A1B2C3D4E5.ai.systenics.shared"], environment: environment)
                 #expect(ok.outputLines == [root.appendingPathComponent("group.ai.systenics.notes").path,
                                      root.appendingPathComponent("A1B2C3D4E5.ai.systenics.shared").path])
-                #expect(names(in: root) == ["A1B2C3D4E5.ai.systenics.shared", "group.ai.systenics.notes"])
+                #expect(containerNames(in: root) == ["A1B2C3D4E5.ai.systenics.shared", "group.ai.systenics.notes"])
 
                 let refused = try Probe.start(["resolve", "--group", "group.ai.systenics.other"], environment: environment)
                 #expect(refused.wait(timeout: 30).status == 2)
@@ -213,7 +213,7 @@ extension MultiProcess {
                     #expect(racers[0].outputLines.filter { $0 != "ready" } == expected)
                     #expect(racers[1].outputLines.filter { $0 != "ready" } == expected)
                 }
-                #expect(Set(names(in: root)) == Set(groups))
+                #expect(Set(containerNames(in: root)) == Set(groups))
                 for group in groups {
                     #expect(names(in: root.appendingPathComponent(group + "/Library")) == ["Caches", "Preferences"])
                 }
@@ -237,12 +237,14 @@ extension MultiProcess {
                 for path in [root.path, container.path] + ContainerResolver.standardSubdirectories.map({ container.appendingPathComponent($0).path }) {
                     #expect(permissions(path) == 0o700, "directory \(path) under umask \(mask)")
                 }
-                for file in [counterFile, saved, container.appendingPathComponent("Library/Preferences/.counter.lock"),
-                             container.appendingPathComponent("Library/Caches/.note.lock")] {
+                let tree = root.appendingPathComponent(".coordination")
+                #expect(permissions(tree.path) == 0o700, "the coordination tree under umask \(mask)")
+                for file in [counterFile, saved, try FileCoordinator.lockFileURL(for: counterFile), try FileCoordinator.lockFileURL(for: saved)] {
                     #expect(permissions(file.path) == 0o600, "file \(file.path) under umask \(mask)")
                 }
-                #expect(names(in: container.appendingPathComponent("Library/Preferences")) == [".counter.lock", "counter"])
-                #expect(names(in: container.appendingPathComponent("Library/Caches")) == [".note.lock", "note"])
+                #expect(try FileCoordinator.lockFileURL(for: counterFile).deletingLastPathComponent().path == tree.path)
+                #expect(names(in: container.appendingPathComponent("Library/Preferences")) == ["counter"])
+                #expect(names(in: container.appendingPathComponent("Library/Caches")) == ["note"])
             }
         }
     }

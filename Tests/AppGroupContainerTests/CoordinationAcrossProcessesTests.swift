@@ -37,7 +37,7 @@ extension MultiProcess {
                     }
                 }
                 #expect(counter(file) == 1000)
-                #expect(names(in: dir) == [".counter.lock", "counter", "go"], "no temporary file is left behind")
+                #expect(names(in: dir) == ["counter", "go"], "no temporary file is left behind, and no lock file stands beside the item")
             }
         }
 
@@ -102,7 +102,9 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("item")
                 let lockFile = try FileCoordinator.lockFileURL(for: file)
-                #expect(lockFile.path == dir.appendingPathComponent(".item.lock").path)
+                // Outside every device root: the user's private tree, never beside the item.
+                #expect(!lockFile.path.hasPrefix(dir.path + "/"))
+                #expect(lockFile.lastPathComponent.hasSuffix(".lock") && lockFile.lastPathComponent.utf8.count == 37)
                 try withProbes { probes in
                     let holder = try Probe.start(["hold", "--file", file.path])
                     probes.append(holder)

@@ -73,7 +73,7 @@ struct GroupIdentifierTests {
             #expect(url.standardizedFileURL.deletingLastPathComponent().path == root.path)
             #expect(url.lastPathComponent == raw)
             #expect(url.resolvingSymlinksInPath().path == root.resolvingSymlinksInPath().appendingPathComponent(raw).path)
-            #expect(names(in: root) == [raw])
+            #expect(containerNames(in: root) == [raw])
         }
     }
 
@@ -142,7 +142,7 @@ struct GroupIdentifierTests {
             }
             #expect(names(in: outside) == [])
             #expect(names(in: dir) == ["outside"] + (valid.isEmpty ? [] : ["root"]))
-            #expect(Set(names(in: root)) == Set(valid))
+            #expect(Set(containerNames(in: root)) == Set(valid))
         }
         #expect(acceptedCount > 0, "the fuzz should also produce some valid identifiers")
     }

@@ -107,8 +107,8 @@ extension MultiProcess {
                     probes.append(same)
                     #expect(same.wait(timeout: 30).status == 3, "the NFC path must wait for its own holder: \(same.standardOutput)")
                 }
-                let lockNames = names(in: dir).filter { $0.hasSuffix(".lock") }
-                #expect(lockNames.count == 2, "two lock files: \(lockNames)")
+                let lockFiles = Set([try FileCoordinator.lockFileURL(for: nfc).path, try FileCoordinator.lockFileURL(for: nfd).path])
+                #expect(lockFiles.count == 2, "two lock files: \(lockFiles)")
             }
         }
     }

@@ -58,28 +58,23 @@ struct NSFileCoordinatorTests {
     @Test("an item that cannot be coordinated: the error comes back through the pointer in Cocoa's domain with Apple's code, and the accessor is not called")
     func errorsThroughThePointer() throws {
         try withTemporaryDirectory { dir in
-            let missing = dir.appendingPathComponent("no such directory/item")
+            // A lock file of package 0.1.x beside the item: a process of that
+            // version locks elsewhere, so coordinating would not exclude it.
+            let shared = dir.appendingPathComponent("shared")
+            try Data().write(to: dir.appendingPathComponent(".shared.lock"))
             let coordinator = NSFileCoordinator(filePresenter: nil)
             var called = false
             var error: NSError?
-            coordinator.coordinate(writingItemAt: missing, options: [], error: &error) { _ in called = true }
+            coordinator.coordinate(writingItemAt: shared, options: [], error: &error) { _ in called = true }
             #expect(error?.domain == NSCocoaErrorDomain)
-            #expect(error?.code == NSFileNoSuchFileError)
-            #expect(error?.userInfo[NSFilePathErrorKey] as? String == missing.path)
-            #expect(error?.localizedDescription.contains("no such directory") == true, "\(String(describing: error))")
-
+            #expect(error?.code == NSFileLockingError)
+            #expect(error?.userInfo[NSFilePathErrorKey] as? String == shared.path)
+            #expect(error?.localizedDescription.contains("0.1.x") == true, "\(String(describing: error))")
             error = nil
-            coordinator.coordinate(readingItemAt: missing, options: [], error: &error) { _ in called = true }
-            #expect(error?.code == NSFileReadNoSuchFileError)
+            coordinator.coordinate(readingItemAt: shared, options: [], error: &error) { _ in called = true }
+            #expect(error?.code == NSFileLockingError)
 
-            // A component that is a file, not a directory.
-            let file = dir.appendingPathComponent("plain")
-            try Data("x".utf8).write(to: file)
-            error = nil
-            coordinator.coordinate(writingItemAt: file.appendingPathComponent("child"), options: [], error: &error) { _ in called = true }
-            #expect(error?.code == NSFileNoSuchFileError)
-
-            // Not a file URL; the root directory (it has no directory for a lock file).
+            // Not a file URL; the root directory.
             error = nil
             coordinator.coordinate(writingItemAt: URL(string: "https://example.com/item")!, options: [], error: &error) { _ in called = true }
             #expect(error?.code == NSFileWriteInvalidFileNameError)
@@ -87,24 +82,40 @@ struct NSFileCoordinatorTests {
             coordinator.coordinate(readingItemAt: URL(fileURLWithPath: "/"), options: [], error: &error) { _ in called = true }
             #expect(error?.code == NSFileReadInvalidFileNameError)
 
-            // A path longer than PATH_MAX: refused as an invalid file name.
-            error = nil
-            let tooLong = dir.appendingPathComponent(String(repeating: "d/", count: 2100) + "item")
-            coordinator.coordinate(writingItemAt: tooLong, options: [], error: &error) { _ in called = true }
-            #expect(error?.code == NSFileWriteInvalidFileNameError, "\(String(describing: error))")
-
             // The pair forms fail whole.
+            let file = dir.appendingPathComponent("plain")
+            try Data("x".utf8).write(to: file)
             error = nil
-            coordinator.coordinate(readingItemAt: file, options: [], writingItemAt: missing, options: [], error: &error) { _, _ in called = true }
-            #expect(error?.code == NSFileNoSuchFileError)
+            coordinator.coordinate(readingItemAt: file, options: [], writingItemAt: shared, options: [], error: &error) { _, _ in called = true }
+            #expect(error?.code == NSFileLockingError)
             #expect(!called)
             // A nil pointer is allowed: the error is dropped, the accessor still not called.
-            coordinator.coordinate(writingItemAt: missing, options: [], error: nil) { _ in called = true }
+            coordinator.coordinate(writingItemAt: shared, options: [], error: nil) { _ in called = true }
             #expect(!called)
         }
     }
 
-    @Test("a name over 255 bytes coordinates (its lock file's name is shortened) and the limit is met by the accessor's own write, as on Apple platforms")
+    @Test("an item in a missing directory, below a file, or past PATH_MAX is coordinated and the accessor's own access fails, as on Apple platforms")
+    func itemsThatDoNotExistAreCoordinated() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("plain")
+            try Data("x".utf8).write(to: file)
+            let items = [dir.appendingPathComponent("no such directory/item"), file.appendingPathComponent("child"),
+                         dir.appendingPathComponent(String(repeating: "d/", count: 2100) + "item")]
+            for item in items {
+                var error: NSError?
+                var writeError: Error?
+                NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: item, options: [], error: &error) { url in
+                    do { try Data("x".utf8).write(to: url) } catch { writeError = error }
+                }
+                #expect(error == nil, "\(item.path.prefix(80)): \(String(describing: error))")
+                #expect(writeError != nil, "the accessor's write of \(item.path.prefix(80)) should fail")
+            }
+            #expect(names(in: dir) == ["plain"], "nothing of the coordinator's stands beside the items")
+        }
+    }
+
+    @Test("a name over 255 bytes coordinates and the limit is met by the accessor's own write, as on Apple platforms")
     func longName() throws {
         try withTemporaryDirectory { dir in
             let item = dir.appendingPathComponent(String(repeating: "n", count: 300))
@@ -115,7 +126,9 @@ struct NSFileCoordinatorTests {
             }
             #expect(error == nil)
             #expect(writeError != nil, "the file system refuses a 300-byte name")
-            #expect(names(in: dir).contains { $0.hasPrefix(".nnn") && $0.hasSuffix(".lock") && $0.utf8.count <= 255 })
+            #expect(names(in: dir).isEmpty)
+            let lockName = try FileCoordinator.lockFileURL(for: item).lastPathComponent
+            #expect(lockName.utf8.count == 37, "a hash and .lock: \(lockName)")
         }
     }
 
@@ -226,14 +239,15 @@ struct NSFileCoordinatorTests {
         try await withTemporaryDirectory { dir in
             let queue = OperationQueue()
             let good = NSFileAccessIntent.readingIntent(with: dir.appendingPathComponent("fine"))
-            let bad = NSFileAccessIntent.writingIntent(with: dir.appendingPathComponent("missing/x"))
+            try Data().write(to: dir.appendingPathComponent(".x.lock")) // a lock file of package 0.1.x
+            let bad = NSFileAccessIntent.writingIntent(with: dir.appendingPathComponent("x"))
             let (code, domain, onQueue): (Int?, String?, Bool) = await withCheckedContinuation { continuation in
                 NSFileCoordinator(filePresenter: nil).coordinate(with: [good, bad], queue: queue) { error in
                     let error = error.map { $0 as NSError }
                     continuation.resume(returning: (error?.code, error?.domain, OperationQueue.current === queue))
                 }
             }
-            #expect(code == NSFileNoSuchFileError)
+            #expect(code == NSFileLockingError)
             #expect(domain == NSCocoaErrorDomain)
             #expect(onQueue)
         }

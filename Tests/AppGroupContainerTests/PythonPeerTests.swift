@@ -8,40 +8,25 @@ import Testing
 /// locks this package takes) races the Swift probes on one counter.
 extension MultiProcess {
     @Suite struct PythonPeer {
-        /// The protocol, written from the specification alone: lock `.<name>.lock` (whole file,
-        /// the name shortened by the specification's rule past 255 bytes), check the path still
-        /// names the locked file (step 5), read, write a temporary, fsync, rename,
-        /// fsync the directory, unlock.
-        static let peer = #"""
-        import fcntl, hashlib, os, sys
-        def fitted(n, suffix, limit=255):
-            if len(n) <= limit:
-                return n
-            digest = hashlib.sha256(n).hexdigest()[:32].encode()
-            cut = min(limit - len(suffix) - 1 - len(digest), len(n) - len(suffix))
-            while cut > 0 and (n[cut] & 0xC0) == 0x80:
-                cut -= 1
-            return n[:cut] + b"~" + digest + suffix
-        def lock(lock_path, kind):
-            while True:
-                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-                fcntl.lockf(fd, kind)
-                held = os.fstat(fd)
-                try:
-                    now = os.lstat(lock_path)
-                    if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-                        return fd
-                except FileNotFoundError:
-                    pass
-                os.close(fd)
+        /// The protocol's Python, taken from the article itself (every ```python
+        /// block of LockingProtocol.md: `lock_path`, `fitted`, `lock`), so the
+        /// specification cannot drift from what the tests run; then a driver:
+        /// lock, check the path still names the locked file (step 5), read, write a
+        /// temporary, fsync, rename, fsync the directory, unlock.
+        static var peer: String {
+            get throws { try LockingProtocolArticle.python() + driver }
+        }
+
+        static let driver = #"""
+
+        import sys
         path, count = os.fsencode(sys.argv[1]), int(sys.argv[2])
-        directory, name = os.path.split(path)
-        lock_path = os.path.join(directory, fitted(b"." + name + b".lock", b".lock"))
+        directory = os.path.dirname(path)
         if count < 0:
-            print(os.fsdecode(lock_path), flush=True)
+            print(os.fsdecode(lock_path(path)), flush=True)
             sys.exit(0)
         for i in range(count):
-            fd = lock(lock_path, fcntl.LOCK_EX)
+            fd = lock(path, fcntl.LOCK_EX)
             try:
                 try:
                     with open(path, "rb") as f:
@@ -61,8 +46,7 @@ extension MultiProcess {
                 fcntl.lockf(fd, fcntl.LOCK_UN)
                 os.close(fd)
         if len(sys.argv) > 3 and sys.argv[3] == "hold":
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-            fcntl.lockf(fd, fcntl.LOCK_EX)
+            fd = lock(path, fcntl.LOCK_EX)
             print("locked", flush=True)
             sys.stdin.read()
         """#
@@ -79,7 +63,7 @@ extension MultiProcess {
         func swiftAndPythonShareTheLock() throws {
             try withTemporaryDirectory { dir in
                 let script = dir.appendingPathComponent("peer.py")
-                try Data(Self.peer.utf8).write(to: script)
+                try Data(try Self.peer.utf8).write(to: script)
                 let file = dir.appendingPathComponent("counter")
                 let python = try Self.python()
                 let peers = try (0..<2).map { _ in
@@ -102,7 +86,7 @@ extension MultiProcess {
         func pythonAgreesOnLongLockNames() throws {
             try withTemporaryDirectory { dir in
                 let script = dir.appendingPathComponent("peer.py")
-                try Data(Self.peer.utf8).write(to: script)
+                try Data(try Self.peer.utf8).write(to: script)
                 let file = dir.appendingPathComponent(String(repeating: "\u{E9}", count: 100) + String(repeating: "n", count: 49) + ".plist")
                 try #require(file.lastPathComponent.utf8.count == 255)
                 let python = try Self.python()
@@ -125,7 +109,7 @@ extension MultiProcess {
         func pythonHolderExcludesSwift() throws {
             try withTemporaryDirectory { dir in
                 let script = dir.appendingPathComponent("peer.py")
-                try Data(Self.peer.utf8).write(to: script)
+                try Data(try Self.peer.utf8).write(to: script)
                 let file = dir.appendingPathComponent("item")
                 let holder = Process()
                 holder.executableURL = try Self.python()

@@ -47,7 +47,8 @@ struct SymlinkTests {
     func lockFileLink() throws {
         let sandbox = try Sandbox()
         let defaults = try SharedDefaults(requiringSuiteName: Sandbox.group, resolver: sandbox.resolver())
-        let lock = defaults.fileURL.deletingLastPathComponent().appendingPathComponent("." + defaults.fileURL.lastPathComponent + ".lock")
+        let lock = try FileCoordinator.lockFileURL(for: defaults.fileURL)
+        #expect(lock.deletingLastPathComponent().path == sandbox.root.appendingPathComponent(".coordination").path)
         // A dangling link (the kind that O_CREAT would follow) and a link to a file.
         try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: sandbox.outside.appendingPathComponent("created"))
         #expect {

@@ -11,7 +11,7 @@ import ShareInbox
         var seen: URL?
         try SimulatedDevice.with { device in
             seen = device.root
-            #expect(try FileManager.default.contentsOfDirectory(atPath: device.root.path).isEmpty)
+            #expect(SimulatedDevice.files(under: device.root).isEmpty)
             let container = try device.run(as: notes.app) { resolver in
                 try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
             }

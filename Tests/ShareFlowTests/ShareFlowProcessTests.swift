@@ -173,7 +173,7 @@ import ShareInbox
         let errorLines = outcome.standardError.split(separator: "\n")
         #expect(errorLines.count == 1)
         #expect(outcome.standardError.contains("not entitled to the App Group group.ai.systenics.notes"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: device.root.path).isEmpty)
+        #expect(SimulatedDevice.files(under: device.root).isEmpty)
 
         // The same with --entitlements naming the shipped file, and with a bad group.
         let examples = device.scratch.appendingPathComponent("Examples")
@@ -184,7 +184,7 @@ import ShareInbox
         #expect(withFile.status == 1 && withFile.standardError.split(separator: "\n").count == 1)
         let badGroup = try device.spawn(binary, ["extension", "--root", device.root.path, "--group", "group.../x", "--url", "https://example.com/z"], as: nil)
         #expect(badGroup.status == 1 && badGroup.standardError.split(separator: "\n").count == 1, "\(badGroup.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: device.root.path).isEmpty)
+        #expect(SimulatedDevice.files(under: device.root).isEmpty)
     }
 
     @Test func aRunningAppLearnsOfAShareWithoutPolling() throws {

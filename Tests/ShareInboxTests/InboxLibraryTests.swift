@@ -85,9 +85,9 @@ import ShareInbox
         }
         #expect(seen.count == 2)
         #expect(seen.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
-        // Nothing of the item is left anywhere in the inbox: only the sequence file and
-        // its lock, and the journal's consumer lock.
-        #expect(SimulatedDevice.files(under: share.directory) == [".Sequence.lock", "Journal/.consumer.lock", "Sequence"])
+        // Nothing of the item is left anywhere in the inbox: only the sequence file
+        // and the journal's consumer lock (the sequence's lock is in the coordination tree).
+        #expect(SimulatedDevice.files(under: share.directory) == ["Journal/.consumer.lock", "Sequence"])
     }
 
     @Test func anItemIsRemovedOnlyAfterTheHandlerReturns() throws {

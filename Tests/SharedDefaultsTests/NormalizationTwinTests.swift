@@ -12,11 +12,16 @@ struct NormalizationTwinTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 
-    /// A Python peer following the locking protocol (LockingProtocol.md): lock `.<file>.lock` with
-    /// fcntl.lockf, check it is still linked, read, plistlib.dump a temporary
+    /// A Python peer following the locking protocol with the article's own Python
+    /// (LockingProtocol.md's `lock`): lock, read, plistlib.dump a temporary
     /// (binary), fsync, os.replace, fsync the directory.
-    static let peer = #"""
-    import fcntl, os, plistlib, sys, json
+    static var peer: String {
+        get throws { try LockingProtocolArticle.python() + driver }
+    }
+
+    static let driver = #"""
+
+    import plistlib, sys, json
     path, mode = sys.argv[1], sys.argv[2]
     directory, name = os.path.split(path)
     if mode == "read":
@@ -24,9 +29,7 @@ struct NormalizationTwinTests {
             print(json.dumps(plistlib.load(f), ensure_ascii=True, sort_keys=True, default=str))
         sys.exit(0)
     os.makedirs(directory, exist_ok=True)
-    fd = os.open(os.path.join(directory, "." + name + ".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    fcntl.lockf(fd, fcntl.LOCK_EX)
-    assert os.fstat(fd).st_nlink > 0
+    fd = lock(os.fsencode(path), fcntl.LOCK_EX)
     try:
         try:
             with open(path, "rb") as f:
@@ -51,7 +54,7 @@ struct NormalizationTwinTests {
     """#
 
     static func python(_ arguments: [String]) throws -> String {
-        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", peer] + arguments)
+        let python = try LaunchedProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", try peer] + arguments)
         #expect(python.status == 0, "python3 failed: \(python.standardError)")
         return python.standardOutput
     }

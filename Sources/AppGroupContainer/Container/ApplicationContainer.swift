@@ -23,6 +23,7 @@ extension ContainerResolver {
     public func requireApplicationContainerURL() throws -> URL {
         try Self.makeRoot(root)
         ContainerRoots.register(root)
+        try CoordinationTree.prepare(root: root.path)
         try TrustedDirectory.make(root.appendingPathComponent(Self.applicationsDirectoryName, isDirectory: true).path)
         // The bundle identifier was validated by Entitlements: one safe path component.
         let container = applicationContainerLocation()

@@ -151,6 +151,9 @@ public struct ContainerResolver: Sendable {
     func createContainer(for group: GroupIdentifier) throws -> URL {
         try Self.makeRoot(root)
         ContainerRoots.register(root)
+        // Before any container exists: a process that finds this root only by a
+        // path must find the same coordination tree as this one.
+        try CoordinationTree.prepare(root: root.path)
         let container = containerLocation(for: group)
         try TrustedDirectory.make(container.path)
         for sub in Self.standardSubdirectories {

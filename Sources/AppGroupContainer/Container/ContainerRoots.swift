@@ -19,6 +19,19 @@ package enum ContainerRoots {
         roots.withLock { _ = $0.insert(ExactPath(path)) }
     }
 
+    /// The innermost registered root that `path` (absolute, standardized) lies
+    /// strictly below, or nil.
+    static func innermostRoot(containing path: String) -> String? {
+        let known = roots.withLock { $0 }
+        if known.isEmpty { return nil }
+        let bytes = Array(path.utf8)
+        for i in stride(from: bytes.count - 1, to: 0, by: -1) where bytes[i] == UInt8(ascii: "/") {
+            let candidate = ExactPath(String(decoding: bytes[0..<i], as: UTF8.self))
+            if known.contains(candidate) { return candidate.string }
+        }
+        return nil
+    }
+
     /// The outermost registered root that `path` (absolute, standardized) lies
     /// strictly below, or nil.
     static func root(containing path: String) -> String? {

@@ -77,7 +77,11 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
                               byAccessor writer: (URL) throws -> T) throws -> T {
         let item = try Self.item(url, resolvingLinks: false)
-        return try withLock(item, .exclusive) { try writer(item.url) }
+        return try withLock(item, .exclusive) {
+            let result = try writer(item.url)
+            if options.contains(.forDeleting) { Self.removeLockFile(ofDeleted: item) }
+            return result
+        }
     }
 
     /// Reads one item and writes another under one coordination (both locks are
@@ -115,12 +119,17 @@ public struct FileCoordinator: Sendable {
     public func coordinate<T: Sendable>(writingItemAt url: URL, options: WritingOptions = [],
                                         byAccessor writer: (URL) async throws -> T) async throws -> T {
         let item = try Self.item(url, resolvingLinks: false)
-        return try await withLocks([(item, .exclusive)]) { try await writer(item.url) }
+        return try await withLocks([(item, .exclusive)]) {
+            let result = try await writer(item.url)
+            if options.contains(.forDeleting) { Self.removeLockFile(ofDeleted: item) }
+            return result
+        }
     }
 
-    /// The lock file that guards `item` (`<dir>/.<name>.lock`, shortened by
-    /// `FileNames.lockName(for:)` past 255 bytes): what another program locks to
-    /// take part in the protocol.
+    /// The lock file that guards `item`, in its coordination tree: the device
+    /// root's `.coordination/<hash>.lock`, or the user's private tree for an item
+    /// under no device root (<doc:LockingProtocol>, section 1). What another
+    /// program locks to take part in the protocol; nothing is made by asking.
     public static func lockFileURL(for item: URL) throws -> URL {
         URL(fileURLWithPath: try Self.item(item, resolvingLinks: false).lockPath)
     }

@@ -3,18 +3,19 @@ import Foundation
 
 /// A whole-file advisory lock on a lock file, owned by one open file description.
 ///
-/// The protocol every participant follows (<doc:LockingProtocol>):
-/// - the lock file of an item at `<dir>/<name>` is `<dir>/.<name>.lock` (shortened
-///   by ``FileNames/lockName(for:)`` past 255 bytes), created 0600 with O_NOFOLLOW
-///   and never deleted;
+/// The protocol every participant follows (<doc:LockingProtocol>, version 2):
+/// - the lock file of an item lives in a tree of the package's own, never beside
+///   the item (``CoordinationTree``): `<root>/.coordination/<hash>.lock` for an
+///   item below a device root, the user's private tree otherwise; created 0600
+///   with O_NOFOLLOW;
 /// - readers take a shared (F_RDLCK) lock, writers an exclusive (F_WRLCK) lock, on
 ///   the whole file (l_start 0, l_len 0);
 /// - several items are locked in ascending byte order of their lock-file paths;
 /// - after locking, the lock-file path must still name the locked inode (fstat of
 ///   the descriptor against lstat of the path: device and inode); if not, the lock
 ///   is released, the descriptor closed, and the lock taken again on what the path
-///   names now. A directory replaced by a copy while a writer waited would
-///   otherwise leave that writer locking a file nobody else locks.
+///   names now. A lock file removed (or a tree replaced) while a writer waited
+///   would otherwise leave that writer locking a file nobody else locks.
 ///
 /// Linux uses open-file-description locks (F_OFD_SETLKW), so two threads or two
 /// locks in one process exclude each other exactly as two processes do. They also
@@ -40,9 +41,9 @@ final class FileLock: Sendable {
         self.handle = handle
     }
 
-    /// The lock file that guards the item at the standardized absolute `itemPath`:
-    /// `<dir>/.<name>.lock`, its name fitted to 255 bytes (``FileNames/lockName(for:)``).
-    static func lockPath(forStandardizedPath itemPath: String) throws -> String {
+    /// Where the lock file of the item at the standardized absolute `itemPath` is:
+    /// in its ``CoordinationTree``, named by the hash of its key.
+    static func placement(forStandardizedPath itemPath: String) throws -> LockSlot.Placement {
         guard let slash = itemPath.lastIndex(of: "/") else {
             throw AppGroupError.unsafePath(path: itemPath, problem: "not an absolute path; coordinate absolute file URLs")
         }
@@ -50,7 +51,22 @@ final class FileLock: Sendable {
         guard !name.isEmpty, name != ".", name != ".." else {
             throw AppGroupError.unsafePath(path: itemPath, problem: "cannot coordinate the root directory or a '.'/'..' path; name a file or directory")
         }
-        return String(itemPath[..<slash]) + "/" + FileNames.lockName(for: String(name))
+        let directory = String(itemPath[..<slash])
+        if LockFilesBeside.isRegistered(directory) {
+            let tree = CoordinationTree(path: directory.isEmpty ? "/" : directory, root: nil)
+            return LockSlot.Placement(tree: tree, key: String(name), name: FileNames.lockName(for: String(name)), beside: true)
+        }
+        let (tree, key) = try CoordinationTree.locate(itemPath)
+        return LockSlot.Placement(tree: tree, key: key, name: CoordinationTree.fileName(forKey: key, suffix: ".lock"), beside: false)
+    }
+
+    /// The lock file the previous protocol (version 1, package 0.1.x) used for
+    /// the item at `itemPath`: `<dir>/.<name>.lock`, beside it.
+    static func versionOneLockPath(forStandardizedPath itemPath: String) -> String? {
+        guard let slash = itemPath.lastIndex(of: "/") else { return nil }
+        let name = String(itemPath[itemPath.index(after: slash)...])
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        return String(itemPath[..<slash]) + "/" + FileNames.lockName(for: name)
     }
 
     /// Takes the lock, waiting up to `timeout` seconds (forever when nil).

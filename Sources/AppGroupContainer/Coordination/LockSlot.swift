@@ -15,45 +15,83 @@ final class LockSlot: @unchecked Sendable {
         let inode: UInt64
     }
 
+    /// Where a lock file is: its tree, its key there, its name.
+    struct Placement: Sendable {
+        /// The directory the lock file is in: a coordination tree, or (`beside`)
+        /// the item's own directory, for the package's own stores (``LockFilesBeside``).
+        let tree: CoordinationTree
+        let key: String
+        let name: String
+        let beside: Bool
+        var path: String { tree.path == "/" ? "/" + name : tree.path + "/" + name }
+    }
+
+    let placement: Placement
     let lockPath: String
     private let mutex = NSLock()
     private var idle: [Handle] = []
     private static let maxIdle = 4
 
-    init(lockPath: String) { self.lockPath = lockPath }
+    init(placement: Placement) {
+        self.placement = placement
+        lockPath = placement.path
+    }
 
     deinit { for handle in idle { Sys.close(handle.fd) } }
 
-    /// An idle descriptor, or a new one (O_RDWR|O_CREAT|O_NOFOLLOW, 0600), opened
-    /// in its directory reached without following links below the container root
-    /// (``ContainedDirectory``), so a planted link never makes a lock file outside.
+    /// An idle descriptor, or a new one on the lock file in its tree (O_RDWR,
+    /// O_NOFOLLOW, O_NONBLOCK so a FIFO planted there cannot block the open; 0600),
+    /// the tree reached without following links (``CoordinationTree/open(creating:)``).
+    /// A lock file made here gets its key as content, for people and tools.
     func take() throws -> Handle {
         mutex.lock()
         let reused = idle.popLast()
         mutex.unlock()
         if let reused { return reused }
-        let slash = lockPath.utf8.lastIndex(of: UInt8(ascii: "/")) ?? lockPath.utf8.startIndex
-        let directoryPath = slash == lockPath.utf8.startIndex ? "/" : String(lockPath[..<slash])
-        let name = String(lockPath[lockPath.utf8.index(after: slash)...])
-        let directory = try ContainedDirectory.open(directoryPath)
+        let directory = placement.beside ? try ContainedDirectory.open(placement.tree.path) : try placement.tree.open(creating: true)
         defer { directory.close() }
-        let fd: Int32
-        do {
-            fd = try Sys.open(at: directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW, path: lockPath)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
-            throw AppGroupError.unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
-        }
+        let (fd, made) = try open(in: directory)
         do {
             let st = try Sys.fstat(fd, path: lockPath)
             guard Sys.isRegular(st) else {
                 throw AppGroupError.notARegularFile(path: lockPath, kind: Sys.fileKind(st.st_mode))
             }
+            guard st.st_uid == Sys.effectiveUser else {
+                throw AppGroupError.unsafePath(path: lockPath, problem: "the lock file belongs to uid \(st.st_uid), not to this process's user (uid \(Sys.effectiveUser)); remove it")
+            }
             // O_CREAT applies the umask; a lock file every peer opens must stay 0600.
             if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: lockPath) }
+            if made && placement.tree.root == nil && !placement.beside { PrivateTreeSweep.onceIfLarge(directory) }
+            if made && !placement.beside {
+                // For people and tools only: no participant reads it, so a failed
+                // write (a full disk) costs nothing but the label.
+                let label = Data((placement.key + "\n").utf8)
+                try? label.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: lockPath) }
+            }
             return Handle(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         } catch {
             Sys.close(fd)
             throw error
+        }
+    }
+
+    /// Opens the lock file, making it (O_EXCL) when it is missing: the file that
+    /// exists already is the usual case, so it costs one call. True when made here.
+    private func open(in directory: ContainedDirectory) throws -> (fd: Int32, made: Bool) {
+        let flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK
+        do {
+            for _ in 0..<8 {
+                do {
+                    return (try Sys.open(at: directory.fd, placement.name, flags, path: lockPath), false)
+                } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {}
+                do {
+                    return (try Sys.open(at: directory.fd, placement.name, flags | O_CREAT | O_EXCL, path: lockPath), true)
+                } catch AppGroupError.systemCall(_, _, let code) where code == .EEXIST {}
+                // Made (or removed) by another process between the two: again.
+            }
+            return (try Sys.open(at: directory.fd, placement.name, flags | O_CREAT, path: lockPath), false)
+        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
+            throw AppGroupError.unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
         }
     }
 
@@ -93,7 +131,8 @@ enum LockSlots {
 
     static func slot(forStandardizedPath itemPath: String) throws -> LockSlot {
         if let slot = cached(itemPath) { return slot }
-        let slot = LockSlot(lockPath: try FileLock.lockPath(forStandardizedPath: itemPath))
+        try refuseVersionOnePeers(of: itemPath)
+        let slot = LockSlot(placement: try FileLock.placement(forStandardizedPath: itemPath))
         // Keys are looked up by percent-encoded path; a decoded path holding a "%"
         // could equal another item's encoded path, so such items are not cached.
         if itemPath.utf8.contains(UInt8(ascii: "%")) { return slot }
@@ -104,5 +143,16 @@ enum LockSlots {
             table[key] = slot
             return slot
         }
+    }
+
+    /// A lock file of the previous protocol beside the item means a process of
+    /// package 0.1.x coordinates it (or did): it locks there and this release in
+    /// the coordination tree, so the two would not exclude each other and their
+    /// writes could be lost. Refused, loudly, rather than risked.
+    private static func refuseVersionOnePeers(of itemPath: String) throws {
+        if let slash = itemPath.lastIndex(of: "/"), LockFilesBeside.isRegistered(String(itemPath[..<slash])) { return }
+        guard let old = FileLock.versionOneLockPath(forStandardizedPath: itemPath),
+              let st = try? Sys.lstat(old), Sys.isRegular(st) else { return }
+        throw AppGroupError.olderLockingProtocol(path: itemPath, lockFile: old)
     }
 }

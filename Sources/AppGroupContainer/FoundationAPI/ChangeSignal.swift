@@ -4,18 +4,25 @@ import Foundation
 /// The cross-process signal of coordinated changes: how a write coordinated by
 /// NSFileCoordinator in one process reaches presenters in another.
 ///
-/// A presented item `<dir>/<name>` has a signal file `<dir>/.<name>.changes`,
-/// created when a presenter of it is registered. A coordinated write of an item,
-/// before its locks are released, appends a record to the signal file of the item
-/// and of each directory above it that has one (no signal file: nobody presents
-/// it, nothing is written). The file keeps the last ``capacity`` records, one per
-/// line: `<writer> <sequence> <presenter> <kind> <path> [<new path>]`, where
-/// `writer` is a random token of the writing process, `presenter` the presenter of
-/// the writing coordinator (0 for none; it is not told of its own change), and the
-/// paths are percent-encoded. Presenting processes watch the directory with
-/// inotify (``DirectoryWatcher``) and read the records they have not seen.
-/// Uncoordinated writes never touch a signal file, so they are not reported, as
-/// on Apple platforms. The file is read and written under its own advisory lock.
+/// A presented item has a signal file in its coordination tree
+/// (``CoordinationTree``: `<root>/.coordination/<hash>.changes`, never beside the
+/// item), created when a presenter of it is registered. A coordinated write of an
+/// item, before its locks are released, appends a record to the signal file of the
+/// item and of each directory above it that has one (no signal file: nobody
+/// presents it, nothing is written). The file keeps the last ``capacity`` records,
+/// one per line: `<writer> <sequence> <presenter> <kind> <path> [<new path>]`,
+/// where `writer` is a random token of the writing process, `presenter` the
+/// presenter of the writing coordinator (0 for none; it is not told of its own
+/// change), and the paths are percent-encoded. Presenting processes watch the tree
+/// with inotify (``DirectoryWatcher``) and read the records they have not seen.
+/// Uncoordinated writes never touch a signal file, so they are not reported, as on
+/// Apple platforms. The file is read and written under its own advisory lock,
+/// waited for at most ``lockPatience`` seconds.
+///
+/// A signal file is used only when it is a regular file of this user with one
+/// link: a FIFO, a device, a hard link to another file or another user's file
+/// planted at its path is never read or written (a writer skips it with a
+/// diagnostic; a presenter's registration replaces it with a file of its own).
 enum ChangeSignal {
     /// Records kept per signal file; a reader that fell further behind reports a
     /// change rather than lose one.
@@ -69,23 +76,53 @@ enum ChangeSignal {
     static let writer = String(UInt64.random(in: 1...UInt64.max), radix: 16)
     private static let sequence = Locked<UInt64>(0)
 
-    /// The signal file of the item at the standardized absolute `itemPath`; nil for "/".
+    /// How long a reader or writer waits for another's lock on a signal file
+    /// before giving up on that notice (it is held for a read or a rewrite of a
+    /// few hundred bytes; a longer hold is a process stopped or hostile).
+    static let lockPatience: TimeInterval = 2
+
+    /// The signal file of the item at the standardized absolute `itemPath`; nil for
+    /// "/" and for an item whose tree cannot be found.
     static func signalPath(forItemPath itemPath: String) -> String? {
+        guard let (tree, key) = location(ofItemPath: itemPath) else { return nil }
+        return tree.filePath(forKey: key, suffix: ".changes")
+    }
+
+    private static func location(ofItemPath itemPath: String) -> (CoordinationTree, String)? {
         guard let slash = itemPath.lastIndex(of: "/") else { return nil }
-        let name = String(itemPath[itemPath.index(after: slash)...])
+        let name = itemPath[itemPath.index(after: slash)...]
         guard !name.isEmpty, name != ".", name != ".." else { return nil }
-        let directory = slash == itemPath.startIndex ? "" : String(itemPath[..<slash])
-        return directory + "/" + FileNames.fitted("." + name + ".changes", keepingSuffix: ".changes")
+        return try? CoordinationTree.locate(itemPath)
     }
 
     /// Creates the signal file of `itemPath` if it is missing (0600, never through
-    /// a symbolic link).
+    /// a symbolic link), making its tree if needed; something else planted at its
+    /// path is replaced.
     static func create(forItemPath itemPath: String) throws {
-        guard let path = signalPath(forItemPath: itemPath) else {
+        guard let (tree, key) = location(ofItemPath: itemPath) else {
             throw AppGroupError.unsafePath(path: itemPath, problem: "the root directory cannot be presented; present a file or directory below it")
         }
-        let fd = try Sys.open(path, O_RDONLY | O_CREAT | O_NOFOLLOW)
-        Sys.close(fd)
+        let directory = try tree.open(creating: true)
+        defer { directory.close() }
+        let name = CoordinationTree.fileName(forKey: key, suffix: ".changes")
+        let path = directory.path(of: name)
+        for attempt in 0..<2 {
+            let fd: Int32
+            do {
+                fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, path: path)
+            } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP && attempt == 0 {
+                try Sys.unlink(at: directory.fd, name, path: path) // a link planted in the package's own tree
+                continue
+            }
+            defer { Sys.close(fd) }
+            if let problem = unusable(try Sys.fstat(fd, path: path)) {
+                guard attempt == 0 else { throw AppGroupError.unsafePath(path: path, problem: problem) }
+                try Sys.unlink(at: directory.fd, name, path: path)
+                Diagnostics.warn("NSFileCoordinator: \(path) was \(problem); it was replaced by a signal file of this process's own")
+                continue
+            }
+            return
+        }
     }
 
     /// Appends a record of a coordinated `kind` change of `itemPath` to the signal
@@ -99,11 +136,13 @@ enum ChangeSignal {
         }
         let record = Record(writer: writer, sequence: number, presenter: presenter, kind: kind, path: itemPath, newPath: newPath)
         var current = itemPath
-        while let signal = signalPath(forItemPath: current) {
-            do {
-                try append(record, to: signal)
-            } catch {
-                Diagnostics.warn("NSFileCoordinator: presenters of \(AppGroupError.quote(current)) in other processes were not told of a change: \(error)")
+        while true {
+            if let signal = signalPath(forItemPath: current) {
+                do {
+                    try append(record, to: signal)
+                } catch {
+                    Diagnostics.warn("NSFileCoordinator: presenters of \(AppGroupError.quote(current)) in other processes were not told of a change: \(error)")
+                }
             }
             guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
             current = String(current[..<slash])
@@ -114,9 +153,10 @@ enum ChangeSignal {
     /// the reader assumes a change).
     static func records(at path: String) -> [Record]? {
         do {
-            let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
+            let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
             defer { Sys.close(fd) }
-            _ = Sys.lock(fd, FileLock.Mode.shared.rawValue, wait: true, path: path)
+            if unusable(try Sys.fstat(fd, path: path)) != nil { return nil }
+            try lock(fd, .shared, path: path)
             return parse(try Sys.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit))
         } catch {
             return nil
@@ -126,20 +166,46 @@ enum ChangeSignal {
     private static func append(_ record: Record, to path: String) throws {
         let fd: Int32
         do {
-            fd = try Sys.open(path, O_RDWR | O_NOFOLLOW)
+            fd = try Sys.open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK)
         } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT || code == .ENOTDIR || code == .EACCES {
             return // nobody presents this item (or it cannot be presented from here)
         }
         defer { Sys.close(fd) }
-        if let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: true, path: path) {
-            throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLKW)", path: path, errno: code)
+        if let problem = unusable(try Sys.fstat(fd, path: path)) {
+            throw AppGroupError.unsafePath(path: path, problem: "it is \(problem), so no change record was written to it")
         }
+        try lock(fd, .exclusive, path: path)
         let old = (try? Sys.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit)) ?? Data()
         let kept = (parse(old).suffix(capacity - 1) + [record]).map(\.line).joined(separator: "\n") + "\n"
         var bytes = Data(kept.utf8)
         // Rewritten in place; newlines pad over whatever a longer old text left.
         if bytes.count < old.count { bytes.append(Data(repeating: UInt8(ascii: "\n"), count: old.count - bytes.count)) }
         try bytes.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: path) }
+    }
+
+    /// Why a signal file with status `st` must not be used; nil when it may.
+    private static func unusable(_ st: Sys.FileStatus) -> String? {
+        if !Sys.isRegular(st) { return "a \(Sys.fileKind(st.st_mode)), not a regular file" }
+        if st.st_uid != Sys.effectiveUser { return "a file of uid \(st.st_uid), not of this process's user" }
+        if st.st_nlink != 1 { return "a file with \(st.st_nlink) hard links (writing it would change another file)" }
+        return nil
+    }
+
+    /// Takes the signal file's own lock, waiting at most ``lockPatience``.
+    private static func lock(_ fd: Int32, _ mode: FileLock.Mode, path: String) throws {
+        let deadline = Date().addingTimeInterval(lockPatience)
+        var pause: UInt32 = 100
+        while true {
+            guard let code = Sys.lock(fd, mode.rawValue, wait: false, path: path) else { return }
+            guard code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK || code == .EINTR else {
+                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
+            }
+            guard Date() < deadline else {
+                throw AppGroupError.coordinationTimedOut(path: path, lockFile: path, seconds: lockPatience)
+            }
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
     }
 
     private static func parse(_ data: Data) -> [Record] {
@@ -157,6 +223,15 @@ enum ChangeSignal {
     static func decode(_ field: Substring) -> String? {
         guard let path = String(field).removingPercentEncoding, path.hasPrefix("/") else { return nil }
         return path
+    }
+}
+extension FileCoordinator {
+    /// The signal file through which presenters in other processes hear of
+    /// coordinated writes of `item` (in its coordination tree); nil for "/".
+    /// For tools and tests: participants never need it.
+    package static func changeSignalURL(for item: URL) throws -> URL? {
+        let path = try Self.item(item, resolvingLinks: false).path
+        return ChangeSignal.signalPath(forItemPath: path).map { URL(fileURLWithPath: $0) }
     }
 }
 #endif

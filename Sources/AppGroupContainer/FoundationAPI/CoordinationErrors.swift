@@ -28,7 +28,7 @@ enum CoordinationErrors {
             code = Self.code(for: errno, writing: writing)
         case .untrustedDirectory?:
             code = writing ? NSFileWriteNoPermissionError : NSFileReadNoPermissionError
-        case .nestedCoordinationUpgrade?, .coordinationTimedOut?:
+        case .nestedCoordinationUpgrade?, .coordinationTimedOut?, .olderLockingProtocol?:
             code = NSFileLockingError
         default:
             code = writing ? NSFileWriteUnknownError : NSFileReadUnknownError

@@ -33,6 +33,7 @@ extension NSFileCoordinator {
             locks.hold {
                 accessor(prepared.items.map(\.0.url))
                 signal(prepared)
+                removeLockFilesOfDeleted(accesses, prepared)
             }
         } catch {
             outError?.pointee = cocoaError(error, accesses).value
@@ -96,6 +97,14 @@ extension NSFileCoordinator {
         let me = PresenterRegistry.identity(of: filePresenter)
         for (item, mode) in prepared.items where mode == .exclusive {
             ChangeSignal.post(.change, itemPath: item.path, excluding: me)
+        }
+    }
+
+    /// The lock files of items written `.forDeleting` and gone now (the locks
+    /// are still held): see ``FileCoordinator/removeLockFile(ofDeleted:)``.
+    func removeLockFilesOfDeleted(_ accesses: [Access], _ prepared: Prepared) {
+        for (access, (item, _)) in zip(accesses, prepared.items) where access.writing?.contains(.forDeleting) == true {
+            FileCoordinator.removeLockFile(ofDeleted: item)
         }
     }
 

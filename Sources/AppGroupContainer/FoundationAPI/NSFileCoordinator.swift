@@ -138,6 +138,7 @@ open class NSFileCoordinator: NSObject {
                         locks.hold {
                             accessor(nil)
                             coordinator.signal(prepared)
+                            coordinator.removeLockFilesOfDeleted(accesses, prepared)
                         }
                         locks.release()
                         PresenterRequests.reacquire(prepared.reacquirers)

@@ -93,13 +93,14 @@ final class PresenterRegistry: @unchecked Sendable {
               let slash = signal.lastIndex(of: "/") else { return }
         let directory = slash == signal.startIndex ? "/" : String(signal[..<slash])
         do {
+            // The signal file first: it makes the coordination tree the watcher watches.
+            try ChangeSignal.create(forItemPath: itemPath)
             if watchers[directory] == nil {
                 let watcher = try DirectoryWatcher(directory: URL(fileURLWithPath: directory)) { [weak self] names in
                     self?.changed(names, in: directory)
                 }
                 watchers[directory] = (watcher, 0)
             }
-            try ChangeSignal.create(forItemPath: itemPath)
         } catch {
             Diagnostics.warn("NSFileCoordinator.addFilePresenter: changes made to \(AppGroupError.quote(itemPath)) by other processes will not be reported to this presenter: \(error)")
             if watchers[directory]?.users == 0 { watchers[directory]?.watcher.cancel(); watchers[directory] = nil }

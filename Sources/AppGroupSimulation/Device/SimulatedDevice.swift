@@ -70,6 +70,10 @@ public final class SimulatedDevice: Sendable {
         for directory in [root, scratch, outside] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
+        // Coordination trees of the device's own (the root's, and the device's for
+        // items in scratch/), so that no lock file outlives the device.
+        try CoordinationTree.prepare(root: base.path)
+        try CoordinationTree.prepare(root: root.path)
         LiveDevices.add(self)
         if let verdict = TestVerdict.current, verdict.adopt(self) { life.verdict = verdict }
     }
@@ -129,12 +133,17 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// The entries under `directory` (recursively) that are not directories, as
-    /// sorted relative paths; links are listed, not followed. Empty when
-    /// `directory` cannot be listed.
+    /// sorted relative paths; links are listed, not followed. The package's own
+    /// coordination trees (`.coordination/`, its lock and signal files) are left
+    /// out. Empty when `directory` cannot be listed.
     public static func files(under directory: URL) -> [String] {
         let manager = FileManager.default
         let paths = (try? manager.subpathsOfDirectory(atPath: directory.path)) ?? []
+        let tree = CoordinationTree.directoryName
         return paths.filter { path in
+            // The package's coordination trees (its lock and signal files) are not
+            // the targets' files.
+            if path == tree || path.hasPrefix(tree + "/") || path.contains("/" + tree + "/") { return false }
             let type = try? manager.attributesOfItem(atPath: directory.appendingPathComponent(path).path)[.type] as? FileAttributeType
             return type != .typeDirectory
         }.sorted()

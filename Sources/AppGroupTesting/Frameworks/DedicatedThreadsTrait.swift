@@ -43,6 +43,9 @@ public struct DedicatedThreadsTrait: TestTrait, SuiteTrait, TestScoping {
         // Only a test case gets a thread and a turn: the scopes of a suite and of
         // a parameterized test wrap cases that each take their own.
         guard testCase != nil else { return try await function() }
+        // Task executors need Apple's 2024 runtimes; before them the test runs as
+        // it would without the trait.
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return try await function() }
         await TestSlots.shared.take()
         let thread = TestThread(name: "test: " + test.name)
         do {

@@ -8,6 +8,7 @@ import Foundation
 /// Jobs run one at a time, in order. The thread ends once ``finish()`` was called
 /// and nothing is left to run; a job that still arrives afterwards (a task of the
 /// test that outlived it) starts a thread again, so no job is ever dropped.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TestThread: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs`, `running` and `finished` are guarded by `condition`.
     private let condition = NSCondition()

@@ -68,7 +68,10 @@ enum EraseCommand {
         let names = try FileKind.names(in: root).sorted()
         for name in names {
             let kind = FileKind(root.appendingPathComponent(name))
-            if name.hasPrefix(".") {
+            if name == CoordinationTree.directoryName {
+                // The package's coordination tree (its lock and signal files).
+                if kind == .directory { continue }
+            } else if name.hasPrefix(".") {
                 // Lock and temporary files of the package; a hidden directory is someone else's.
                 if case .regular = kind { continue }
             } else if GroupIdentifier(validating: name) != nil || deviceNames.contains(name) {
@@ -76,7 +79,7 @@ enum EraseCommand {
                 if case .symbolicLink = kind { continue } // planted: removed, never followed
             }
             throw CLIError.failed("refusing to erase \(path): it holds \(Arguments.quote(name)), which no emulator root holds "
-                                  + "(only group containers, Applications, Keychains and hidden lock files), so it may not be one; "
+                                  + "(only group containers, Applications, Keychains, .coordination and hidden lock files), so it may not be one; "
                                   + "check --root / APP_GROUP_CONTAINERS_ROOT, nothing was erased")
         }
         return names

@@ -14,6 +14,11 @@ enum Probe {
         return try LaunchedProcess(built: "AppGroupProbe", arguments: arguments, environment: merged)
     }
 
+    /// The built probe executable.
+    static func executable() throws -> URL {
+        try SimulatedDevice.requireBuiltExecutable(named: "AppGroupProbe")
+    }
+
     /// Runs the probe to completion and expects exit status 0 within `seconds`.
     @discardableResult
     static func run(_ arguments: [String], environment: [String: String] = [:], timeout seconds: Double = 30,

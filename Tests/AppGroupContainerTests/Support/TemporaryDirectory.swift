@@ -48,3 +48,9 @@ func permissions(_ path: String) -> mode_t? {
 func names(in directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
+
+/// The entries of a container root other than the package's coordination tree
+/// (`.coordination`, which holds its lock and signal files), sorted.
+func containerNames(in root: URL) -> [String] {
+    names(in: root).filter { $0 != ".coordination" }
+}
