@@ -6,7 +6,9 @@ import Foundation
 /// comments and CDATA. No DTD is fetched and no entity is expanded, so a file
 /// cannot make the reader reach out or blow up.
 ///
-/// Keys stay exactly as written (see ``PropertyListDictionary``). Nesting is
+/// A byte-order mark is one only as the document's first bytes; a U+FEFF anywhere
+/// else, a string's first character included, is content and kept, as Apple's
+/// reader keeps it. Keys stay exactly as written (see ``PropertyListDictionary``). Nesting is
 /// limited to ``PropertyListLimits/maximumDepth`` and walked with an explicit
 /// stack; every message gives the byte offset.
 package enum XMLPropertyListReader {
@@ -179,7 +181,10 @@ package enum XMLPropertyListReader {
                         guard end.closing, end.name == tag.name else {
                             throw fail("<\(end.closing ? "/" : "")\(end.name)> inside <\(tag.name)>", at: end.at)
                         }
-                        guard let s = String(bytes: out, encoding: .utf8) else { throw fail("text that is not UTF-8", at: tag.at) }
+                        // Validated as it stands: Foundation's String(bytes:encoding:) drops a
+                        // leading U+FEFF, which here is content (only the document's first bytes
+                        // can be a byte-order mark), so "\u{FEFF}k" and "k" would become one key.
+                        guard let s = String(validating: out, as: UTF8.self) else { throw fail("text that is not UTF-8", at: tag.at) }
                         return s
                     }
                 } else if b == UInt8(ascii: "&") {
