@@ -76,6 +76,11 @@ enum DefaultsValue {
                 throw CLIError.badValue("\(flag) takes key value pairs; the key \"\(key)\" has no value")
             }
             let (value, next) = try element(values, at: index + 1, of: flag)
+            // Of one key given twice the last counts, as with `defaults`; two spellings
+            // that differ only in Unicode normalization are one Swift key, so refused.
+            if let at = result.index(forKey: key), case let twin = result[at].key, !twin.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                throw CLIError.badValue("\(flag) gives the keys \"\(twin)\" and \"\(key)\", which differ only in Unicode normalization; a dictionary written here cannot keep both, so nothing was written")
+            }
             result[key] = value
             index = next
         }
