@@ -137,15 +137,17 @@ package enum XMLPropertyListReader {
                 if let v = UInt64(t.hasPrefix("+") ? String(t.dropFirst()) : t) { return .integer(PropertyListInteger(v)) }
                 let hex = t.lowercased()
                 if hex.hasPrefix("0x"), let v = UInt64(hex.dropFirst(2), radix: 16) { return .integer(PropertyListInteger(v)) }
-                if hex.hasPrefix("-0x"), let v = Int64(hex.dropFirst(3), radix: 16) { return .integer(.signed(-v)) }
+                // The magnitude as unsigned, so -0x8000000000000000 (Int64.min) reads too.
+                if hex.hasPrefix("-0x"), let m = UInt64(hex.dropFirst(3), radix: 16), m <= UInt64(Int64.max) + 1 {
+                    return .integer(.signed(Int64(truncatingIfNeeded: 0 &- m)))
+                }
                 throw fail("<integer>\(t)</integer> is not an integer of at most 64 bits", at: tag.at)
             case "real":
                 let t = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-                if let v = Double(t) { return .real(v) }
-                switch t.lowercased() {
-                case "+inf", "+infinity": return .real(.infinity)
-                case "+nan", "-nan": return .real(.nan)
-                default: throw fail("<real>\(t)</real> is not a number", at: tag.at)
+                // Refused rather than read as an infinity or 0 when the text is beyond a real's range.
+                switch PropertyListReal.parse(t) {
+                case .success(let v): return .real(v)
+                case .failure(let problem): throw fail("<real>\(t)</real> \(problem.explanation)", at: tag.at)
                 }
             case "date":
                 let t = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
