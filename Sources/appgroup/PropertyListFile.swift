@@ -51,33 +51,4 @@ enum PropertyListFile {
             throw CLIError.failed("cannot write \(path): \(error); nothing was written there")
         }
     }
-
-    /// A tree as the Foundation values SharedDefaults takes.
-    /// - Throws: ``CLIError/badValue(_:)`` for a nested dictionary holding two keys
-    ///   that differ only in Unicode normalization: a Foundation dictionary would keep
-    ///   one of them and lose the other without a word. (Top-level keys are set one by
-    ///   one, exactly, and never reach here together.)
-    static func foundationValue(_ tree: PropertyListTree, path: String = "") throws -> Any {
-        switch tree {
-        case .string(let string): return string
-        case .integer(.signed(let value)): return Int(value)
-        case .integer(.unsigned(let value)): return NSNumber(value: value)
-        case .real(let value): return value
-        case .bool(let value): return value
-        case .date(let seconds): return Date(timeIntervalSinceReferenceDate: seconds)
-        case .data(let data): return data
-        case .array(let elements):
-            return try elements.enumerated().map { try foundationValue($0.element, path: path + "/\($0.offset)") }
-        case .dictionary(let dictionary):
-            var out: [String: Any] = [:]
-            for (key, value) in dictionary {
-                guard out[key] == nil else {
-                    throw CLIError.badValue("the dictionary at \(path) holds two spellings of the key \(PlutilText.quote(key)) (they differ only in "
-                                            + "Unicode normalization); a nested dictionary cannot keep both, so nothing was imported. Rename one")
-                }
-                out[key] = try foundationValue(value, path: path + "/" + key)
-            }
-            return out
-        }
-    }
 }
