@@ -9,15 +9,18 @@ enum PropertyListFile {
     /// file, and a bound on what a mistaken path (a disk image, a log) costs.
     static let readLimit: Int64 = 64 << 20
 
-    /// The bytes at `path`, or standard input for `-`.
+    /// The bytes at `path`, or standard input for `-`; either is read up to
+    /// ``readLimit`` and no further (an endless pipe ends with the limit's error).
     /// - Throws: ``CLIError/notFound(_:)`` for a missing file, ``CLIError/failed(_:)`` otherwise.
     static func readBytes(_ path: String) throws -> Data {
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard data.count <= readLimit else {
-                throw CLIError.failed("standard input holds more than \(readLimit) bytes, more than a property list read here may")
+            do {
+                return try StandardInput.readAll(limit: readLimit)
+            } catch AppGroupError.fileTooLarge {
+                throw CLIError.failed("standard input holds more than \(readLimit) bytes (64 MiB, the most a property list read here may be); reading stopped there and nothing was changed")
+            } catch {
+                throw CLIError.failed("cannot read standard input: \(error); nothing was changed")
             }
-            return data
         }
         do {
             guard let data = try AtomicFile.read(URL(fileURLWithPath: path), limit: readLimit) else {
