@@ -26,7 +26,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case untrustedDirectory(path: String, owner: UInt32, mode: UInt32, user: UInt32)
     /// A file that should be a regular file is something else (a directory, a FIFO...).
     case notARegularFile(path: String, kind: String)
-    /// A file is larger than the reader accepts.
+    /// A file is larger than the reader accepts. `size` is its size, or `limit + 1`
+    /// when the reader stopped at the limit (a pipe, or a file growing as it was read).
     case fileTooLarge(path: String, size: Int64, limit: Int64)
     /// A system call failed. `operation` is the C function, `errno` its error.
     case systemCall(operation: String, path: String, errno: Errno)
@@ -68,6 +69,9 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .notARegularFile(path, kind):
             return "\(path) is a \(kind), not a regular file: move it away and try again"
         case let .fileTooLarge(path, size, limit):
+            if size == limit + 1 {
+                return "\(path) holds more than the \(limit) bytes allowed (reading stopped there): it was not read"
+            }
             return "\(path) is \(size) bytes, more than the \(limit) bytes allowed: it was not read"
         case let .systemCall(operation, path, code):
             return "\(operation)(\(path)) failed: \(code)" + Self.advice(for: code)

@@ -11,6 +11,7 @@ enum Conversions {
         switch value {
         case let v as Bool: return v ? 1 : 0
         case let v as Int: return v
+        case is UInt64: return 0 // above Int.max: out of range
         case let v as Double: return integer(fromReal: v)
         case let v as String:
             let trimmed = v.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,6 +34,7 @@ enum Conversions {
         case let v as Bool: return v ? 1 : 0
         case let v as Double: return v
         case let v as Int: return Double(v)
+        case let v as UInt64: return Double(v)
         case let v as String: return Double(v.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         default: return 0
         }
@@ -45,6 +47,7 @@ enum Conversions {
         switch value {
         case let v as Bool: return v
         case let v as Int: return v != 0
+        case is UInt64: return true // never 0: above Int.max
         case let v as Double: return v != 0
         case let v as String:
             var scalars = Substring(v).unicodeScalars.drop(while: { CharacterSet.whitespacesAndNewlines.contains($0) })
@@ -63,6 +66,7 @@ enum Conversions {
         case let v as String: return v
         case let v as Bool: return v ? "1" : "0"
         case let v as Int: return String(v)
+        case let v as UInt64: return String(v)
         case let v as Double:
             if v.isFinite, v.rounded() == v, let i = Int(exactly: v) { return String(i) }
             return String(v)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Values are kept in one canonical Swift form whatever their origin (a caller's
 /// `NSNumber`, a parsed file's `Dictionary<AnyHashable, Any>`): String, Bool, Int,
-/// Double, Data, Date, `[Any]` and `[String: Any]`. So reads return Swift types,
+/// UInt64 (only for an integer above Int.max, which property lists hold and Apple's
+/// NSNumber keeps), Double, Data, Date, `[Any]` and `[String: Any]`. So reads return Swift types,
 /// conversions have one case per type, and observers compare values reliably.
 enum PropertyListValue {
     /// The canonical form of a caller's value.
@@ -40,12 +41,8 @@ enum PropertyListValue {
         case let v as UInt8: return Int(v)
         case let v as UInt16: return Int(v)
         case let v as UInt32: return Int(v)
-        case let v as UInt:
-            guard let i = Int(exactly: v) else { throw notPlist(key, path, "UInt (\(v), larger than Int.max)") }
-            return i
-        case let v as UInt64:
-            guard let i = Int(exactly: v) else { throw notPlist(key, path, "UInt64 (\(v), larger than Int.max)") }
-            return i
+        case let v as UInt: return integer(UInt64(v))
+        case let v as UInt64: return integer(v)
         case let v as [Any]:
             var out: [Any] = []
             out.reserveCapacity(v.count)
@@ -93,6 +90,7 @@ enum PropertyListValue {
         case let v as String: return v
         case let v as Bool: return v
         case let v as Int: return v
+        case let v as UInt64: return integer(v)
         case let v as Double: return v
         case let v as Data: return v
         case let v as Date: return v
@@ -129,7 +127,12 @@ enum PropertyListValue {
         return out
     }
 
-    /// An NSNumber as Bool, Int or Double, by the type it was made from.
+    /// A non-negative integer in its canonical form: Int when it fits, else UInt64.
+    static func integer(_ v: UInt64) -> Any { Int(exactly: v) ?? v }
+
+    /// An NSNumber as Bool, Int, UInt64 or Double, by the type it was made from: an
+    /// unsigned one above Int.max stays that integer (it was once made a Double,
+    /// 2^64-1 becoming 1.8446744073709552e19).
     private static func number(_ n: NSNumber) -> Any {
         switch String(cString: n.objCType) {
         case "c", "B":
@@ -139,7 +142,7 @@ enum PropertyListValue {
         case "f", "d":
             return n.doubleValue
         case "Q", "L", "I", "S", "C":
-            return Int(exactly: n.uint64Value) ?? n.doubleValue
+            return integer(n.uint64Value)
         default:
             return n.intValue
         }
@@ -153,6 +156,7 @@ enum PropertyListValue {
         case let (x as String, y as String): return x == y
         case let (x as Bool, y as Bool): return x == y
         case let (x as Int, y as Int): return x == y
+        case let (x as UInt64, y as UInt64): return x == y
         case let (x as Double, y as Double): return x == y || (x.isNaN && y.isNaN)
         case let (x as Data, y as Data): return x == y
         case let (x as Date, y as Date):

@@ -65,6 +65,13 @@ extension SharedDefaults {
         }
     }
 
+    /// The stored form of a property-list value, checked as ``save(_:forKey:)`` checks
+    /// it, for tools that add to stored values (``Transaction/set(stored:forKey:)``).
+    /// - Throws: ``SharedDefaultsError/notPropertyList(key:path:type:)``.
+    package static func storedForm(of value: Any, forKey key: String) throws -> PropertyListTree {
+        try CanonicalTree.tree(PropertyListValue.normalize(value, key: key), key: key)
+    }
+
     /// The suite as a ``transaction(_:)`` sees it: the latest committed values,
     /// with changes checked as they are made. Keys are matched by their exact
     /// spelling, as in ``SharedDefaults/load(forKey:)``.
@@ -106,6 +113,24 @@ extension SharedDefaults {
             try DefaultsKey.validate(defaultName)
             guard let value else { return removeObject(forKey: defaultName) }
             let tree = try CanonicalTree.tree(PropertyListValue.normalize(value, key: defaultName), key: defaultName)
+            stored.set(tree, forKey: defaultName)
+            changes.append(SuiteStore.Change(key: defaultName, value: tree))
+        }
+
+        /// The suite's own value for exactly this spelling of `key`, as the file holds it
+        /// (no registered default), for tools that move values (`appgroup defaults rename`).
+        package func storedValue(forKey defaultName: String) -> PropertyListTree? { stored[defaultName] }
+
+        /// Sets a value exactly as a property list holds it, for tools that copy suites
+        /// (`appgroup defaults import`): nested keys keep every spelling (a Swift
+        /// dictionary would merge two that differ only in Unicode normalization), and
+        /// key order, integers and the bits of reals and dates are kept as they are.
+        /// - Throws: ``SharedDefaultsError/invalidKey(_:problem:)``;
+        ///   ``SharedDefaultsError/notPropertyList(key:path:type:)`` for nesting deeper
+        ///   than ``set(_:forKey:)`` accepts.
+        package mutating func set(stored tree: PropertyListTree, forKey defaultName: String) throws {
+            try DefaultsKey.validate(defaultName)
+            try CanonicalTree.checkDepth(tree, key: defaultName)
             stored.set(tree, forKey: defaultName)
             changes.append(SuiteStore.Change(key: defaultName, value: tree))
         }

@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// Parses the value arguments of `defaults write`, typed as `defaults` types them:
@@ -76,6 +77,11 @@ enum DefaultsValue {
                 throw CLIError.badValue("\(flag) takes key value pairs; the key \"\(key)\" has no value")
             }
             let (value, next) = try element(values, at: index + 1, of: flag)
+            // Of one key given twice the last counts, as with `defaults`; two spellings
+            // that differ only in Unicode normalization are one Swift key, so refused.
+            if let at = result.index(forKey: key), case let twin = result[at].key, !twin.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                throw CLIError.badValue("\(flag) gives the keys \"\(twin)\" and \"\(key)\", which differ only in Unicode normalization; a dictionary written here cannot keep both, so nothing was written")
+            }
             result[key] = value
             index = next
         }
@@ -98,15 +104,22 @@ enum DefaultsValue {
         switch flag {
         case "-string": return raw
         case "-int", "-integer":
-            guard let value = Int(raw) else {
-                throw CLIError.badValue("\"\(raw)\" is not an integer (for \(flag)): give digits with an optional sign, e.g. 42 or -7, within \(Int.min)...\(Int.max)")
-            }
-            return value
+            // Every integer a property list holds: Int64, and up to UInt64.max in the
+            // binary format's 16-byte form (as Apple's NSNumber keeps it).
+            if let value = Int(raw) { return value }
+            if let value = UInt64(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) { return value }
+            throw CLIError.badValue("\"\(raw)\" is not an integer a property list holds (for \(flag)): give digits with an optional sign, e.g. 42 or -7, within \(Int64.min)...\(UInt64.max); nothing was written")
         case "-float":
-            guard let value = Double(raw), value.isFinite else {
-                throw CLIError.badValue("\"\(raw)\" is not a finite number (for -float), e.g. 1.5 or -2e3")
+            // The real nearest the text; refused when none is near it (1e400 would be an
+            // infinity, 1e-400 zero), and NaN and infinities, which -float never meant.
+            switch PropertyListReal.parse(raw) {
+            case .success(let value) where value.isFinite:
+                return value
+            case .success, .failure(.notANumber):
+                throw CLIError.badValue("\"\(raw)\" is not a finite number (for -float), e.g. 1.5 or -2e3; nothing was written")
+            case .failure(let problem):
+                throw CLIError.badValue("\"\(raw)\" \(problem.explanation) (for -float); give a number such as 1.5 or -2e3; nothing was written")
             }
-            return value
         case "-bool", "-boolean":
             switch raw.lowercased() {
             case "yes", "true", "1": return true

@@ -67,9 +67,16 @@ struct OldStyleParser {
         while true {
             skipSpace()
             if try take("}") { return pairs }
+            let keyStart = index
             let key = try string()
             skipSpace()
             guard try take("=") else { throw failure("expected '=' after the key \"\(key)\"") }
+            // A Swift dictionary holds one of two spellings that differ only in Unicode
+            // normalization; Apple's keeps both. Refused rather than one silently lost.
+            if let at = pairs.index(forKey: key), case let twin = pairs[at].key, !twin.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                index = keyStart
+                throw failure("the keys \"\(twin)\" and \"\(key)\" differ only in Unicode normalization, and one dictionary here cannot keep both")
+            }
             pairs[key] = try value()
             skipSpace()
             guard try take(";") else { throw failure("expected ';' after the value of \"\(key)\"") }
@@ -122,15 +129,32 @@ struct OldStyleParser {
         throw failure("a quoted string is not closed")
     }
 
-    /// The four hex digits after `\U`.
+    /// The four hex digits after `\U`: a UTF-16 code unit, as in Apple's format, so a
+    /// character beyond U+FFFF is a surrogate pair of two escapes (`\UD83D\UDE00`).
+    /// A lone surrogate is refused: no string can hold it.
     private mutating func unicodeEscape() throws -> Unicode.Scalar {
+        let high = try codeUnit()
+        if let scalar = Unicode.Scalar(UInt32(high)) { return scalar }
+        let digits = String(high, radix: 16, uppercase: true)
+        if high & 0xFC00 == 0xD800, index + 6 <= scalars.count, scalars[index] == "\\", scalars[index + 1] == "U" || scalars[index + 1] == "u" {
+            let save = index
+            index += 2
+            let low = try codeUnit()
+            if low & 0xFC00 == 0xDC00, let scalar = Unicode.Scalar(0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)) {
+                return scalar
+            }
+            index = save
+        }
+        throw failure("\\U\(digits) is half of a surrogate pair without its other half, which no string can hold")
+    }
+
+    /// Four hex digits.
+    private mutating func codeUnit() throws -> UInt16 {
         guard index + 4 <= scalars.count else { throw failure("\\U needs four hex digits") }
         let digits = String(String.UnicodeScalarView(scalars[index..<index + 4]))
-        guard let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
-            throw failure("\\U\(digits) is not a character")
-        }
+        guard let code = UInt16(digits, radix: 16) else { throw failure("\\U\(digits) is not four hex digits") }
         index += 4
-        return scalar
+        return code
     }
 
     private mutating func take(_ scalar: Unicode.Scalar) throws -> Bool {

@@ -25,6 +25,8 @@ enum OldStylePlist {
             return bool ? "1" : "0"
         case let int as Int:
             return String(int)
+        case let unsigned as UInt64:
+            return String(unsigned)
         case let double as Double:
             return number(double)
         case let date as Date:
@@ -90,7 +92,7 @@ enum OldStylePlist {
             switch value {
             case is String: self = .string
             case is Bool where type(of: value) == Bool.self: self = .boolean
-            case is Int: self = .integer
+            case is Int, is UInt64: self = .integer
             case is Double: self = .float
             case is Data: self = .data
             case is Date: self = .date

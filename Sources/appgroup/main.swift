@@ -42,8 +42,22 @@ func run(_ argv: [String]) throws {
     }
 }
 
+/// The arguments, refusing any that is not UTF-8: `CommandLine.arguments` would
+/// replace the bad bytes with U+FFFD, and a key or value would be stored changed.
+func validatedArguments() throws -> [String] {
+    var arguments: [String] = []
+    for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
+        guard let raw = CommandLine.unsafeArgv[index] else { continue }
+        guard let argument = String(validatingCString: raw) else {
+            throw CLIError.usage("argument \(index) is not valid UTF-8; keys, values and names are stored exactly, so give them as UTF-8 text")
+        }
+        arguments.append(argument)
+    }
+    return arguments
+}
+
 do {
-    try run(Array(CommandLine.arguments.dropFirst()))
+    try run(try validatedArguments())
     exit(0)
 } catch let error as CLIError {
     Output.error(error.description)

@@ -42,6 +42,37 @@ struct AtomicFileTests {
         }
     }
 
+    @Test("a file that grows past the limit while it is read is refused after reading at most limit + 1 bytes (issue 23, B9)")
+    func growingFileStopsAtTheLimit() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("growing")
+            try AtomicFile.write(Data(count: 10), to: file, durable: false)
+            let limit: Int64 = 1 << 20
+            // Between the size check (fstat) and the first read, another writer
+            // appends 8 MiB: what fstat said no longer bounds the read.
+            let grown = Locked(false)
+            let plan: FaultInjection.Plan = { call, path in
+                if call == .read, path == file.path, grown.withLock({ done in defer { done = true }; return !done }) {
+                    if let handle = FileHandle(forWritingAtPath: file.path) {
+                        handle.seekToEndOfFile()
+                        handle.write(Data(count: 8 << 20))
+                        try? handle.close()
+                    }
+                }
+                return nil
+            }
+            do {
+                _ = try FaultInjection.with(plan) { try AtomicFile.read(file, limit: limit) }
+                Issue.record("a file grown past the limit was read whole")
+            } catch AppGroupError.fileTooLarge(let path, let size, let refused) {
+                #expect(path == file.path && refused == limit)
+                // It stopped at the first byte past the limit: it read no more than that.
+                #expect(size == limit + 1, "read \(size) bytes of a file grown to \(8 << 20) with a limit of \(limit)")
+                #expect(AppGroupError.fileTooLarge(path: path, size: size, limit: refused).description.contains("more than the \(limit) bytes"))
+            }
+        }
+    }
+
     @Test("temporaries left by a killed writer are recognised and removed once stale, never the data or a young one")
     func staleTemporaries() throws {
         try withTemporaryDirectory { dir in

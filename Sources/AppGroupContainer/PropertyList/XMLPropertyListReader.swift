@@ -6,7 +6,9 @@ import Foundation
 /// comments and CDATA. No DTD is fetched and no entity is expanded, so a file
 /// cannot make the reader reach out or blow up.
 ///
-/// Keys stay exactly as written (see ``PropertyListDictionary``). Nesting is
+/// A byte-order mark is one only as the document's first bytes; a U+FEFF anywhere
+/// else, a string's first character included, is content and kept, as Apple's
+/// reader keeps it. Keys stay exactly as written (see ``PropertyListDictionary``). Nesting is
 /// limited to ``PropertyListLimits/maximumDepth`` and walked with an explicit
 /// stack; every message gives the byte offset.
 package enum XMLPropertyListReader {
@@ -135,15 +137,17 @@ package enum XMLPropertyListReader {
                 if let v = UInt64(t.hasPrefix("+") ? String(t.dropFirst()) : t) { return .integer(PropertyListInteger(v)) }
                 let hex = t.lowercased()
                 if hex.hasPrefix("0x"), let v = UInt64(hex.dropFirst(2), radix: 16) { return .integer(PropertyListInteger(v)) }
-                if hex.hasPrefix("-0x"), let v = Int64(hex.dropFirst(3), radix: 16) { return .integer(.signed(-v)) }
+                // The magnitude as unsigned, so -0x8000000000000000 (Int64.min) reads too.
+                if hex.hasPrefix("-0x"), let m = UInt64(hex.dropFirst(3), radix: 16), m <= UInt64(Int64.max) + 1 {
+                    return .integer(.signed(Int64(truncatingIfNeeded: 0 &- m)))
+                }
                 throw fail("<integer>\(t)</integer> is not an integer of at most 64 bits", at: tag.at)
             case "real":
                 let t = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-                if let v = Double(t) { return .real(v) }
-                switch t.lowercased() {
-                case "+inf", "+infinity": return .real(.infinity)
-                case "+nan", "-nan": return .real(.nan)
-                default: throw fail("<real>\(t)</real> is not a number", at: tag.at)
+                // Refused rather than read as an infinity or 0 when the text is beyond a real's range.
+                switch PropertyListReal.parse(t) {
+                case .success(let v): return .real(v)
+                case .failure(let problem): throw fail("<real>\(t)</real> \(problem.explanation)", at: tag.at)
                 }
             case "date":
                 let t = try text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -179,7 +183,10 @@ package enum XMLPropertyListReader {
                         guard end.closing, end.name == tag.name else {
                             throw fail("<\(end.closing ? "/" : "")\(end.name)> inside <\(tag.name)>", at: end.at)
                         }
-                        guard let s = String(bytes: out, encoding: .utf8) else { throw fail("text that is not UTF-8", at: tag.at) }
+                        // Validated as it stands: Foundation's String(bytes:encoding:) drops a
+                        // leading U+FEFF, which here is content (only the document's first bytes
+                        // can be a byte-order mark), so "\u{FEFF}k" and "k" would become one key.
+                        guard let s = String(validating: out, as: UTF8.self) else { throw fail("text that is not UTF-8", at: tag.at) }
                         return s
                     }
                 } else if b == UInt8(ascii: "&") {

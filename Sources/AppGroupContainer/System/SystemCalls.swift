@@ -101,12 +101,20 @@ enum Sys {
         }
     }
 
-    /// read(2) until end of file, refusing more than `limit` bytes.
+    /// read(2) until end of file, refusing more than `limit` bytes: it reads at most
+    /// `limit + 1` bytes and holds no more, so a file that grows while it is read, a
+    /// pipe or a terminal that never ends costs `limit` bytes of memory, not all it
+    /// would send. `sizeHint` (what fstat said) only sizes the first buffer.
+    /// - Throws: ``AppGroupError/fileTooLarge(path:size:limit:)`` with `size` `limit + 1`
+    ///   when there is more (the real size is not known: nothing more was read).
     static func readAll(_ fd: Int32, path: String, sizeHint: Int, limit: Int64) throws -> Data {
-        var data = Data(count: max(sizeHint, 0) + 1)
+        // One byte past the limit tells "exactly the limit" from "more".
+        let cap = limit >= Int64(Int.max) ? Int.max : Int(max(limit, 0)) + 1
+        var data = Data(count: min(max(sizeHint, 0), cap - 1) + 1)
         var length = 0
         while true {
-            if length == data.count { data.count = data.count * 2 }
+            // Doubling, up to the cap (never past it: a full buffer at the cap has thrown).
+            if length == data.count { data.count += min(data.count, cap - data.count) }
             let capacity = data.count - length
             let n = try data.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 } // never: count >= 1

@@ -10,6 +10,7 @@ enum FoundationValues {
         switch value {
         case let v as Bool: return NSNumber(value: v)
         case let v as Int: return NSNumber(value: v)
+        case let v as UInt64: return NSNumber(value: v)
         case let v as Double: return NSNumber(value: v)
         case let v as [Any]: return v.map(bridge)
         case let v as [String: Any]: return v.mapValues(bridge)

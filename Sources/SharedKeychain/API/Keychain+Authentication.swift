@@ -9,12 +9,15 @@ extension Keychain {
     /// - `.biometryCurrentSet` items bound to an earlier enrolment are invalidated: -25300.
     /// - `kSecUseAuthenticationUISkip` leaves protected items out; `...Fail` (or
     ///   `interactionNotAllowed`) answers -25308 instead of prompting.
-    /// - An `LAContext` that already proved enough is reused without a prompt.
+    /// - An `LAContext` that already proved enough is reused without a prompt, when it
+    ///   proved it on this device and what it proved still holds here (no lock, restart,
+    ///   passcode change or erase since; for a biometric match, no lockout or enrolment change).
     /// - Otherwise one authentication covers every matched item; -128 or -25293 when it fails.
     func authorize(_ query: ParsedQuery, _ items: [StoredItem], engine: KeychainEngine, operation: Operation) throws -> [StoredItem] {
         guard operation == .update || query.returnData else { return items }
         // The sensor is read only when a matched item is protected.
-        let current = items.contains { $0.accessPolicy != nil } ? try engine.sensor().enrollmentGeneration : nil
+        let sensor = items.contains { $0.accessPolicy != nil } ? try engine.sensor() : nil
+        let current = sensor?.enrollmentGeneration
         var kept = items.filter { item in
             guard let policy = item.accessPolicy, let current else { return true }
             return !policy.isInvalidated(currentEnrollment: current)
@@ -38,12 +41,13 @@ extension Keychain {
             .authentication(AuthenticationFailure(outcome, operation: operation.rawValue, item: first.summary))
         }
         if view?.isInvalidated == true { throw failure(.invalidContext) }
-        if let proved = view?.proved, goal.isMet(proved) { return kept }
+        // What the context proved counts only on the device that proved it, in the state it was proved in.
+        if let proof = view?.proved, let sensor, goal.isMet(proof.factors(on: device, sensor: sensor, state: engine.state)) { return kept }
         if query.authenticationUI == .fail || view?.interactionNotAllowed == true { throw failure(.notInteractive) }
         let reason = view.map(\.reason).flatMap { $0.isEmpty ? nil : $0 } ?? "Authenticate to access \(first.summary)"
         switch try Authenticator(device: device).authenticate(goal, reason: reason) {
-        case let .success(factors):
-            context?.recordKeychainAuthentication(factors, sensor: try device.biometry())
+        case let .success(proof):
+            context?.recordKeychainAuthentication(proof)
             return kept
         case let .failure(outcome):
             throw failure(outcome)

@@ -67,51 +67,62 @@ struct Authenticator {
 
     /// Prompts until `goal` is met or a prompt fails. Biometry first when it helps and
     /// can scan; the passcode when biometry cannot or the user chose the fallback.
-    func authenticate(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationFactors, AuthenticationOutcome> {
+    /// Returns what was proved, bound to this device and the state it was proved in
+    /// (read under the sensor's lock, after the prompts).
+    func authenticate(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationProof, AuthenticationOutcome> {
         try device.changeBiometry { sensor, state in
-            var factors = AuthenticationFactors()
-            var biometryDeclined = false
-            // At most one biometric and one passcode prompt: the loop ends long before.
-            for _ in 0..<4 {
-                if goal.isMet(factors) { return .success(factors) }
-                let scanned = AuthenticationFactors(biometryEnrollment: sensor.enrollmentGeneration, passcode: factors.passcode)
-                let entered = AuthenticationFactors(biometryEnrollment: factors.biometryEnrollment, passcode: true)
-                let both = AuthenticationFactors(biometryEnrollment: sensor.enrollmentGeneration, passcode: true)
-                let canScan = goal.allowsBiometry && !biometryDeclined && factors.biometryEnrollment == nil && sensor.canScan(passcodeSet: state.isPasscodeSet)
-                let canEnter = goal.allowsPasscode && !factors.passcode && state.isPasscodeSet
-                // A scan is shown only when it counts: alone, or with a passcode the goal needs besides.
-                if canScan && (goal.isMet(scanned) || (canEnter && goal.isMet(both) && !goal.isMet(entered))) {
-                    switch sensor.present(.biometry, reason: reason) {
-                    case .match?:
-                        factors.biometryEnrollment = sensor.enrollmentGeneration
-                        sensor.failedMatches = 0
-                    case .noMatch?:
-                        sensor.recordFailedMatch()
-                        return .failure(.authenticationFailed)
-                    case .cancel?: return .failure(.userCancel)
-                    case .fallback?:
-                        guard canEnter else { return .failure(.userFallback) }
-                        biometryDeclined = true
-                    case .systemCancel?: return .failure(.systemCancel)
-                    case nil: return .failure(unscripted(.biometry, reason))
-                    }
-                } else if canEnter && (goal.isMet(entered) || goal.isMet(both)) {
-                    switch sensor.present(.passcode, reason: reason) {
-                    case .match?:
-                        factors.passcode = true
-                        // Entering the passcode ends a biometric lockout, as on iOS.
-                        sensor.failedMatches = 0
-                    case .noMatch?: return .failure(.authenticationFailed)
-                    case .cancel?, .fallback?: return .failure(.userCancel)
-                    case .systemCancel?: return .failure(.systemCancel)
-                    case nil: return .failure(unscripted(.passcode, reason))
-                    }
-                } else {
-                    return .failure(Self.whyUnavailable(goal, sensor, state))
-                }
+            sensor.beginIncarnation()
+            return prompt(goal, reason: reason, &sensor, state).map {
+                AuthenticationProof(device: device, sensor: sensor, state: state, factors: $0)
             }
-            return goal.isMet(factors) ? .success(factors) : .failure(.authenticationFailed)
         }
+    }
+
+    /// The prompts of ``authenticate(_:reason:)``, on the sensor under its lock.
+    private func prompt(_ goal: AuthenticationGoal, reason: String, _ sensor: inout SimulatedBiometry,
+                        _ state: DeviceState) -> Result<AuthenticationFactors, AuthenticationOutcome> {
+        var factors = AuthenticationFactors()
+        var biometryDeclined = false
+        // At most one biometric and one passcode prompt: the loop ends long before.
+        for _ in 0..<4 {
+            if goal.isMet(factors) { return .success(factors) }
+            let scanned = AuthenticationFactors(biometryEnrollment: sensor.enrollmentGeneration, passcode: factors.passcode)
+            let entered = AuthenticationFactors(biometryEnrollment: factors.biometryEnrollment, passcode: true)
+            let both = AuthenticationFactors(biometryEnrollment: sensor.enrollmentGeneration, passcode: true)
+            let canScan = goal.allowsBiometry && !biometryDeclined && factors.biometryEnrollment == nil && sensor.canScan(passcodeSet: state.isPasscodeSet)
+            let canEnter = goal.allowsPasscode && !factors.passcode && state.isPasscodeSet
+            // A scan is shown only when it counts: alone, or with a passcode the goal needs besides.
+            if canScan && (goal.isMet(scanned) || (canEnter && goal.isMet(both) && !goal.isMet(entered))) {
+                switch sensor.present(.biometry, reason: reason) {
+                case .match?:
+                    factors.biometryEnrollment = sensor.enrollmentGeneration
+                    sensor.clearFailedMatches()
+                case .noMatch?:
+                    sensor.recordFailedMatch()
+                    return .failure(.authenticationFailed)
+                case .cancel?: return .failure(.userCancel)
+                case .fallback?:
+                    guard canEnter else { return .failure(.userFallback) }
+                    biometryDeclined = true
+                case .systemCancel?: return .failure(.systemCancel)
+                case nil: return .failure(unscripted(.biometry, reason))
+                }
+            } else if canEnter && (goal.isMet(entered) || goal.isMet(both)) {
+                switch sensor.present(.passcode, reason: reason) {
+                case .match?:
+                    factors.passcode = true
+                    // Entering the passcode ends a biometric lockout, as on iOS.
+                    sensor.clearFailedMatches()
+                case .noMatch?: return .failure(.authenticationFailed)
+                case .cancel?, .fallback?: return .failure(.userCancel)
+                case .systemCancel?: return .failure(.systemCancel)
+                case nil: return .failure(unscripted(.passcode, reason))
+                }
+            } else {
+                return .failure(Self.whyUnavailable(goal, sensor, state))
+            }
+        }
+        return goal.isMet(factors) ? .success(factors) : .failure(.authenticationFailed)
     }
 
     /// Why no prompt could help, the most specific reason first.

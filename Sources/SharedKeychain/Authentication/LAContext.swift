@@ -13,14 +13,17 @@ import Foundation
 /// given to ``init(simulatedDevice:)``.
 ///
 /// Passed as `kSecUseAuthenticationContext`, a context that has authenticated is
-/// reused by later keychain calls without a prompt, until ``invalidate()``.
+/// reused by later keychain calls without a prompt, until ``invalidate()``, on the
+/// device that authenticated it only, and only while the state it was proved in
+/// lasts: a device lock or restart, a passcode change or an erase ends it, a biometric
+/// lockout or an enrolment change ends its biometric match (see ``AuthenticationProof``).
 open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue {
     private let lock = NSLock()
     private let simulatedDevice: KeychainDevice?
     private var settings = Settings()
     private var isInvalidated = false
-    private var proved: AuthenticationFactors?
-    private var provedAt: Date?
+    /// The context's latest authentication, with the device and state it was proved in.
+    private var proved: AuthenticationProof?
     private var knownBiometryType = LABiometryType.none
     private var domainState: Data?
 
@@ -74,7 +77,9 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
     }
     /// Seconds for which this context's last successful biometric evaluation lets a
     /// new evaluation succeed without a prompt (0, the default: always prompt); at most
-    /// ``LATouchIDAuthenticationMaximumAllowableReuseDuration``.
+    /// ``LATouchIDAuthenticationMaximumAllowableReuseDuration``. Only on the device it was
+    /// made on, and only while that match still holds (no lockout, enrolment change,
+    /// lock or passcode change since).
     open var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
         get { locked { settings.reuseDuration } }
         set { locked { settings.reuseDuration = min(max(0, newValue), LATouchIDAuthenticationMaximumAllowableReuseDuration) } }
@@ -142,21 +147,22 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
         locked {
             isInvalidated = true
             proved = nil
-            provedAt = nil
         }
     }
 
     // MARK: Plumbing
 
     private func evaluate(_ policy: LAPolicy, _ reason: String, _ device: Result<KeychainDevice, any Error>) -> LAError? {
-        let (invalidated, interaction, reuse, earlier, earlierAt) = locked {
-            (isInvalidated, !settings.interactionNotAllowed, settings.reuseDuration, proved, provedAt)
+        let (invalidated, interaction, reuse, earlier) = locked {
+            (isInvalidated, !settings.interactionNotAllowed, settings.reuseDuration, proved)
         }
         if invalidated { return LAError(.invalidContext) }
         let goal = policy.goal
-        if reuse > 0, let earlier, let earlierAt, earlier.biometryEnrollment != nil, goal.isMet(earlier),
-           Date().timeIntervalSince(earlierAt) <= reuse {
-            return nil
+        // Reuse of a recent match: what still holds of it on this device, as it is now.
+        if reuse > 0, let earlier, Date().timeIntervalSince(earlier.at) <= reuse, let device = try? device.get(),
+           let sensor = try? device.biometry(), let state = try? device.state() {
+            let still = earlier.factors(on: device, sensor: sensor, state: state)
+            if still.biometryEnrollment != nil, goal.isMet(still) { return nil }
         }
         if !interaction { return LAError(.notInteractive) }
         do {
@@ -167,8 +173,8 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
                 return LAError(problem)
             }
             switch try Authenticator(device: device).authenticate(goal, reason: reason) {
-            case let .success(factors):
-                recordKeychainAuthentication(factors, sensor: try device.biometry())
+            case let .success(proof):
+                recordKeychainAuthentication(proof)
                 return nil
             case let .failure(outcome):
                 return LAError(outcome)
@@ -205,15 +211,13 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
         }
     }
 
-    func recordKeychainAuthentication(_ factors: AuthenticationFactors, sensor: SimulatedBiometry) {
+    func recordKeychainAuthentication(_ proof: AuthenticationProof) {
         locked {
-            var merged = proved ?? AuthenticationFactors()
-            if let enrollment = factors.biometryEnrollment { merged.biometryEnrollment = enrollment }
-            merged.passcode = merged.passcode || factors.passcode
-            proved = merged
-            provedAt = Date()
-            knownBiometryType = LABiometryType(sensor.kind)
-            if factors.biometryEnrollment != nil { domainState = sensor.domainState }
+            // Of an earlier authentication, only what still holds in this one's state
+            // (and on its device) is kept with it.
+            proved = proved.map { $0.merged(with: proof) } ?? proof
+            knownBiometryType = LABiometryType(proof.biometryKind)
+            if proof.factors.biometryEnrollment != nil { domainState = proof.domainState }
         }
     }
 }

@@ -9,16 +9,17 @@ enum AuthenticationUI: Sendable, Hashable {
 protocol AuthenticationContextValue: AnyObject, Sendable {
     /// The context's settings and what it has proved so far.
     var keychainView: AuthenticationContextView { get }
-    /// Records a successful authentication the keychain ran on the context, so later calls reuse it.
-    func recordKeychainAuthentication(_ factors: AuthenticationFactors, sensor: SimulatedBiometry)
+    /// Records a successful authentication the keychain ran on the context, so later
+    /// calls on the same device, in the same state, reuse it.
+    func recordKeychainAuthentication(_ proof: AuthenticationProof)
 }
 
 struct AuthenticationContextView: Sendable {
     var reason: String
     var interactionNotAllowed: Bool
     var isInvalidated: Bool
-    /// What an earlier evaluation proved; nil before any.
-    var proved: AuthenticationFactors?
+    /// What an earlier evaluation proved, where and in which state; nil before any.
+    var proved: AuthenticationProof?
 }
 
 extension ParsedQuery {

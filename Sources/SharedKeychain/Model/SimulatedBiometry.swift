@@ -69,6 +69,12 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
     public var scriptedOutcomes: [Outcome]
     /// The prompts shown, oldest first (at most ``promptHistoryLimit``).
     public var presentedPrompts: [Prompt]
+    /// Biometric lockouts begun or ended so far: a match an `LAContext` proved before
+    /// a lockout does not count after it, even once the passcode ended it.
+    var lockoutCount = 0
+    /// The life of this sensor's file: made at its first authentication and gone with
+    /// an erase, so what a context proved before an erase never opens what comes after.
+    var incarnation: String?
 
     /// A device in use: Face ID, enrolled, nothing scripted.
     public static let enrolledFaceID = SimulatedBiometry(kind: .faceID, isEnrolled: true)
@@ -99,7 +105,7 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
         isEnrolled = true
         // Wrapping: a crafted file may hold Int.max; any change of value is what counts.
         enrollmentGeneration &+= 1
-        failedMatches = 0
+        clearFailedMatches()
     }
 
     /// Removes every enrolled face or finger.
@@ -108,9 +114,23 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
         enrollmentGeneration &+= 1
     }
 
-    /// Counts a failed match (saturating: a crafted file may hold Int.max).
+    /// Counts a failed match (saturating: a crafted file may hold Int.max); the one
+    /// that locks biometry out counts a lockout.
     mutating func recordFailedMatch() {
+        let wasLockedOut = isLockedOut
         failedMatches = max(0, failedMatches) < Int.max ? max(0, failedMatches) + 1 : Int.max
+        if !wasLockedOut && isLockedOut { lockoutCount &+= 1 }
+    }
+
+    /// Ends failed matches in a row (a match, a passcode entry); ending a lockout counts as a lockout change.
+    mutating func clearFailedMatches() {
+        if isLockedOut { lockoutCount &+= 1 }
+        failedMatches = 0
+    }
+
+    /// Gives the sensor its life's identity if it has none yet (see ``incarnation``).
+    mutating func beginIncarnation() {
+        if incarnation == nil { incarnation = UUID().uuidString }
     }
 
     /// Takes the next scripted outcome and records the prompt.
@@ -120,6 +140,24 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
         presentedPrompts.append(Prompt(kind: kind, reason: kept, outcome: outcome))
         if presentedPrompts.count > Self.promptHistoryLimit { presentedPrompts.removeFirst(presentedPrompts.count - Self.promptHistoryLimit) }
         return outcome
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, isEnrolled, enrollmentGeneration, failedMatches, scriptedOutcomes, presentedPrompts, lockoutCount, incarnation
+    }
+
+    /// Reads a sensor file; files written before ``lockoutCount`` and ``incarnation``
+    /// existed read as no lockout so far and no incarnation yet.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        isEnrolled = try container.decode(Bool.self, forKey: .isEnrolled)
+        enrollmentGeneration = try container.decode(Int.self, forKey: .enrollmentGeneration)
+        failedMatches = try container.decode(Int.self, forKey: .failedMatches)
+        scriptedOutcomes = try container.decode([Outcome].self, forKey: .scriptedOutcomes)
+        presentedPrompts = try container.decode([Prompt].self, forKey: .presentedPrompts)
+        lockoutCount = try container.decodeIfPresent(Int.self, forKey: .lockoutCount) ?? 0
+        incarnation = try container.decodeIfPresent(String.self, forKey: .incarnation)
     }
 
     public var description: String {

@@ -61,10 +61,16 @@ extension KeychainDevice {
     }
 
     /// Resets the sensor to an enrolled Face ID with no lockout, nothing scripted and no
-    /// history. The enrolment generation is kept, so nothing invalidated comes back.
+    /// history. The enrolment generation is kept, so nothing invalidated comes back,
+    /// and so is what ended `LAContext` authentications (lockouts, the sensor's life).
     public func resetBiometry() throws {
         try changeBiometry { sensor, _ in
-            sensor = SimulatedBiometry(kind: .faceID, isEnrolled: true, enrollmentGeneration: sensor.enrollmentGeneration)
+            var fresh = SimulatedBiometry(kind: .faceID, isEnrolled: true, enrollmentGeneration: sensor.enrollmentGeneration)
+            // Kept too, so what a lockout or an erase ended stays ended.
+            sensor.clearFailedMatches()
+            fresh.lockoutCount = sensor.lockoutCount
+            fresh.incarnation = sensor.incarnation
+            sensor = fresh
         }
     }
 }

@@ -74,8 +74,11 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         try KeychainFile.makeDirectory(directory)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL) { url in
-                var state = try KeychainFile.loadValue(DeviceState.self, from: url) ?? .unlocked
+                let before = try KeychainFile.loadValue(DeviceState.self, from: url) ?? .unlocked
+                var state = before
                 try change(&state)
+                // A lock, a restart or a passcode change ends what LAContexts proved.
+                state = before.advanced(to: state)
                 try KeychainFile.saveValue(state, to: url)
                 return state
             }
@@ -108,9 +111,11 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         try KeychainFile.makeDirectory(directory)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
-                var state = try KeychainFile.loadValue(DeviceState.self, from: stateURL) ?? .unlocked
+                let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL) ?? .unlocked
+                var state = before
                 state.isPasscodeSet = enabled
                 if !enabled { state.isLocked = false }
+                state = before.advanced(to: state)
                 var removed = 0
                 if !enabled {
                     removed = try KeychainFile.modifyLocked(keychainURL) { content in

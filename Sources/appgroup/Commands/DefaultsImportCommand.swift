@@ -12,6 +12,9 @@ enum DefaultsImportCommand {
         are removed, the others set. The suite is made if it does not exist. The change
         is one atomic save under the suite's write lock, through SharedDefaults, so a
         running app or extension sees it at once and a concurrent writer is never torn.
+        Every value is stored exactly as FILE holds it: integers up to 18446744073709551615,
+        reals and dates bit for bit (-0.0, NaN and infinities included), every spelling of
+        a key, so importing what `defaults export` wrote gives back the same suite.
 
         Options:
           --suite NAME  the suite (default: the group's own, named after the group)
@@ -32,14 +35,17 @@ enum DefaultsImportCommand {
         guard case .dictionary(let dictionary) = try PropertyListFile.parse(try PropertyListFile.readBytes(source), source: name) else {
             throw CLIError.badValue("\(name) holds a property list that is not a dictionary; a defaults suite is a dictionary of keys and values")
         }
-        // Converted before the suite is touched, so a value that cannot be stored changes nothing.
-        let entries = try dictionary.entries.map { ($0.key, try PropertyListFile.foundationValue($0.value, path: "/" + $0.key)) }
+        // Stored as the file holds it, never through Foundation values: integers
+        // above Int64.max stay integers (they once became reals), reals and dates keep
+        // their bits, nested keys every spelling. So `export` then `import` gives back
+        // the suite exported. A key that cannot be stored fails the transaction, which
+        // then writes nothing.
         try DefaultsSuite.translating {
             // A corrupt suite fails the read here; the save would move it aside instead.
             if suite.exists { _ = try suite.defaults.persistentDomain() }
             try suite.defaults.transaction { transaction in
                 for key in transaction.keys { transaction.removeObject(forKey: key) }
-                for (key, value) in entries { try transaction.set(value, forKey: key) }
+                for (key, value) in dictionary { try transaction.set(stored: value, forKey: key) }
             }
         }
     }

@@ -26,13 +26,15 @@ enum DefaultsRenameCommand {
         _ = try suite.values() // the existence and corruption checks, with their messages
         try DefaultsSuite.translating {
             try suite.defaults.transaction { transaction in
+                // The stored form moves, not a Foundation value: nested keys keep every
+                // spelling, integers their range, reals their bits.
                 guard let stored = transaction.keys.first(where: { $0.utf8.elementsEqual(old.utf8) }),
-                      let value = transaction.object(forKey: stored) else {
+                      let value = transaction.storedValue(forKey: stored) else {
                     throw CLIError.notFound("the domain/default pair of (\(suite.name), \(old)) does not exist: no key \(Arguments.quote(old)) in \(suite.label); nothing was changed")
                 }
                 if stored.utf8.elementsEqual(new.utf8) { return }
                 transaction.removeObject(forKey: stored)
-                try transaction.set(value, forKey: new)
+                try transaction.set(stored: value, forKey: new)
             }
         }
     }

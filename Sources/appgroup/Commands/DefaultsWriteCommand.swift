@@ -9,8 +9,9 @@ enum DefaultsWriteCommand {
         Sets KEY in a defaults suite of the App Group GROUP, typed as `defaults write`
         types values:
           -string TEXT            a string (also the default with no type: KEY VALUE)
-          -int N, -integer N      an integer
-          -float X                a real number
+          -int N, -integer N      an integer, -9223372036854775808 to 18446744073709551615
+          -float X                a real number (the 64-bit real nearest X; beyond the range
+                                  of one, as 1e400 or 1e-400, refused)
           -bool B, -boolean B     YES, NO, true, false, 1 or 0
           -data HEX               bytes in hex: -data 68656c6c6f
           -date D                 2026-11-30T09:00:00Z or "2026-11-30 09:00:00 +0000"
@@ -55,17 +56,32 @@ enum DefaultsWriteCommand {
             switch write {
             case .set(let value):
                 try suite.defaults.save(value, forKey: key)
+            // The additions join the stored value as the file holds it, not a Foundation
+            // copy of it, which would merge nested keys that differ only in Unicode
+            // normalization (a value lost) and reorder the rest.
             case .arrayAdd(let elements):
-                try suite.defaults.update(forKey: key) { old in
-                    guard let old else { return elements }
-                    guard let array = old as? [Any] else { throw kindMismatch(key, old, "-array-add appends to an array") }
-                    return array + elements
+                let added = try elements.map { try SharedDefaults.storedForm(of: $0, forKey: key) }
+                try suite.defaults.transaction { transaction in
+                    switch transaction.storedValue(forKey: key) {
+                    case nil: try transaction.set(stored: .array(added), forKey: key)
+                    case .array(let items)?: try transaction.set(stored: .array(items + added), forKey: key)
+                    case .some: throw kindMismatch(key, transaction.object(forKey: key) ?? "", "-array-add appends to an array")
+                    }
                 }
             case .dictionaryAdd(let pairs):
-                try suite.defaults.update(forKey: key) { old in
-                    guard let old else { return pairs }
-                    guard let dictionary = old as? [String: Any] else { throw kindMismatch(key, old, "-dict-add adds to a dictionary") }
-                    return dictionary.merging(pairs) { _, new in new }
+                // In byte order of their keys, so the file is the same whatever order a Swift dictionary gives.
+                let added = try pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                    .map { ($0.key, try SharedDefaults.storedForm(of: $0.value, forKey: key)) }
+                try suite.defaults.transaction { transaction in
+                    var dictionary = PropertyListDictionary()
+                    switch transaction.storedValue(forKey: key) {
+                    case nil: break
+                    case .dictionary(let stored)?: dictionary = stored
+                    case .some: throw kindMismatch(key, transaction.object(forKey: key) ?? "", "-dict-add adds to a dictionary")
+                    }
+                    // Exact keys, as Apple's dictionaries: "caf\u{E9}" does not replace "cafe\u{301}".
+                    for (name, value) in added { dictionary.set(value, forKey: name) }
+                    try transaction.set(stored: .dictionary(dictionary), forKey: key)
                 }
             }
         }
