@@ -38,6 +38,7 @@ import ShareInbox
 //        on a root that is a small file system (the test mounts a tmpfs): fills it with
 //        suite saves, then enqueues, then keychain saves, until each fails; prints
 //        "ok ..." figures, or "FAIL ..." for a fault not handled (then exits 2)
+//   inbox-enqueue, inbox-drain, inbox-fill: see InboxCommands.swift
 //   soak --group G --id W --seconds S
 //        mixes sets, updates, enqueues and drains for S seconds; prints "set <slot> <v>",
 //        "inc", "enq <title>", "got <title>", "rss-start <kB>", "rss-end <kB>", "done"
@@ -124,6 +125,7 @@ do {
         // Drains until the file --done exists and a drain finds nothing; prints
         // "drain" at each drain's start and "got <number> <title>" per item. Every
         // 7th item's handler drains again inside (a nested drain: it never waits).
+        Diagnostics.handler = { say("warning " + $0.replacingOccurrences(of: "\n", with: " ")) }
         let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
         let done = option("done")
         var handled = 0
@@ -250,6 +252,15 @@ do {
                                                             kSecValueData as String: Data("x".utf8)])) == nil)
         if !allowed.isEmpty { fail("allowed: \(allowed.joined(separator: ", "))", code: 2) }
         say("done")
+
+    case "inbox-enqueue":
+        try inboxEnqueue()
+
+    case "inbox-drain":
+        try inboxDrain()
+
+    case "inbox-fill":
+        try inboxFill()
 
     case "disk-full":
         try diskFull(group: option("group"), scratch: URL(fileURLWithPath: option("scratch"), isDirectory: true))
