@@ -23,6 +23,9 @@ extension ShareInbox {
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
         try publishNext(opened: nil) { number in
+            // By path, so Items/ must be a directory, not a link to elsewhere:
+            // checked (and repaired) just before, under the lock.
+            try requireLayoutDirectory("Items")
             try FileOperations.linkOrRename(staging.path, to: itemsDirectory.path + "/" + InboxNames.itemName(number))
         }
     }
@@ -40,7 +43,14 @@ extension ShareInbox {
     func publish(inbox: DirectoryHandle, placeNumber place: (UInt64) throws -> Void) throws -> UInt64 {
         // Opened before the lock, which then covers only the read, the write and
         // the placing: every enqueue of every process waits for that section.
-        let sequence = try inbox.openOrCreateFile("Sequence")
+        let sequence: OpenFile
+        do {
+            sequence = try inbox.openOrCreateFile("Sequence")
+        } catch where InboxFailure.isWrongKind(error) {
+            // A directory, a link, a FIFO planted as Sequence: set aside, made again.
+            try repairSequenceFile()
+            sequence = try inbox.openOrCreateFile("Sequence")
+        }
         defer { sequence.close() }
         return try publishNext(opened: sequence, place: place)
     }
@@ -58,7 +68,7 @@ extension ShareInbox {
             } else {
                 // Again under the lock, just before the item becomes visible by path.
                 try AtomicFile.requireContainedDirectory(directory)
-                sequence = try OpenFile.openOrCreate(file.path)
+                sequence = try openSequenceFile()
             }
             defer { if opened == nil { sequence.close() } }
             var (last, trusted) = try currentLast(sequence)
@@ -89,7 +99,7 @@ extension ShareInbox {
     /// file still covers every number whose item is gone.
     @discardableResult
     func durableSequence(atLeast number: UInt64, sync: Bool) throws -> UInt64 {
-        let sequence = try OpenFile.openOrCreate(sequenceFile.path)
+        let sequence = try openSequenceFile()
         defer { sequence.close() }
         let result = try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { _ in
             let (last, trusted) = try currentLast(sequence)
@@ -115,6 +125,17 @@ extension ShareInbox {
         return (max(stored?.number ?? 0, try highestSequenceOnDisk()), false)
     }
 
+    /// The sequence file, opened to read and write (made when missing); something
+    /// else planted at its name is set aside and the file made again.
+    private func openSequenceFile() throws -> OpenFile {
+        do {
+            return try OpenFile.openOrCreate(sequenceFile.path)
+        } catch where InboxFailure.isWrongKind(error) {
+            try repairSequenceFile()
+            return try OpenFile.openOrCreate(sequenceFile.path)
+        }
+    }
+
     private func storeSequence(_ number: UInt64, in sequence: OpenFile, sync: Bool) throws {
         let line = Data("\(Self.bootIdentifier ?? "unknown-boot") \(InboxNames.itemName(number))\n".utf8)
         try sequence.write(line, at: 0)
@@ -130,7 +151,8 @@ extension ShareInbox {
             let sequence: OpenFile
             do {
                 sequence = try OpenFile.openForReading(file.path)
-            } catch where FileOperations.isMissing(error) {
+            } catch where FileOperations.isMissing(error) || InboxFailure.isWrongKind(error) {
+                // Missing, or not a file (the drain sets that aside): nothing given out as far as it says.
                 return 0
             }
             defer { sequence.close() }

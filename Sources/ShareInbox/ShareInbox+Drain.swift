@@ -27,6 +27,9 @@ extension ShareInbox {
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
         try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does
+        // Something planted where Items/, Claims/, Journal/... belongs since the
+        // inbox was opened: set aside now, before any of them is used by path.
+        try prepareLayout()
         // A drain nested in this instance's own handler gets a session of its own:
         // sharing the outer one, it would take the outer's claims for leftovers.
         let session = DrainingSessions.begin(self.session)

@@ -40,7 +40,8 @@ final class JournalWriter: Sendable {
     /// the enqueue's walked directory) still names it and it is under
     /// ``rotationSize``; otherwise a new one (its creation fsynced into `Journal/`
     /// when `durable`, before any record in it counts).
-    static func usableLog(_ log: inout Log?, inbox directory: DirectoryHandle, durable: Bool, inboxPath inbox: String) throws -> Log {
+    static func usableLog(_ log: inout Log?, inbox directory: DirectoryHandle, durable: Bool, inboxPath inbox: String,
+                          repairJournal: () throws -> Void) throws -> Log {
         if let open = log {
             // One lstat through the walked descriptor; the record is written to the
             // open descriptor whatever the name, so this only notices a log moved away.
@@ -61,6 +62,10 @@ final class JournalWriter: Sendable {
         } catch where FileOperations.isMissing(error) {
             // Removed by another process: made again, as the instance's init made it.
             try TrustedDirectory.make(inbox + "/Journal")
+            journal = try directory.openDirectory("Journal")
+        } catch where InboxFailure.isWrongKind(error) {
+            // A file, a link, a FIFO planted there: set aside, made again.
+            try repairJournal()
             journal = try directory.openDirectory("Journal")
         }
         let created = try create(in: journal)
