@@ -85,7 +85,7 @@ extension ShareInbox {
                 } catch where FileOperations.isNameTaken(error) {
                     // The file said less than what is on disk (edited, restored from a
                     // backup...): trust the disk from now on.
-                    last = max(next, try highestSequenceOnDisk())
+                    last = max(next, try highestSequenceOnDisk(base: next))
                     trusted = false
                 }
             }
@@ -122,7 +122,8 @@ extension ShareInbox {
         if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
             return (stored.number, true)
         }
-        return (max(stored?.number ?? 0, try highestSequenceOnDisk()), false)
+        let base = stored?.number ?? 0
+        return (max(base, try highestSequenceOnDisk(base: base)), false)
     }
 
     /// The sequence file, opened to read and write (made when missing); something
@@ -156,7 +157,8 @@ extension ShareInbox {
                 return 0
             }
             defer { sequence.close() }
-            return Self.parseSequence(sequence.readPrefix(Self.sequenceReadLimit))?.number ?? 0
+            // A read that fails is thrown, not taken for an empty file.
+            return Self.parseSequence(try sequence.read(Self.sequenceReadLimit, at: 0))?.number ?? 0
         }
     }
 
@@ -166,13 +168,15 @@ extension ShareInbox {
     static let sequenceReadLimit = 4096
 
     /// The highest number in `Items/`, in any claim or delivered claim, in
-    /// `Quarantine/`, or in a journal log: one pass, constant memory.
-    func highestSequenceOnDisk() throws -> UInt64 {
-        var highest = try JournalScan.highestNumber(of: self)
+    /// `Quarantine/`, or in a checked journal record: one pass, constant memory.
+    /// Numbers not believable with the counter at `base` (see
+    /// ``isPlausible(_:after:)``) are left out: planted, they must not end the numbering.
+    func highestSequenceOnDisk(base: UInt64) throws -> UInt64 {
+        var highest = try JournalScan.highestNumber(of: self, base: base)
         func note(_ name: String) {
             let n = InboxNames.sequenceNumber(name) ?? InboxNames.deliveredNumber(name)
                 ?? InboxNames.sequenceNumber(String(decoding: name.utf8.prefix(20), as: UTF8.self))
-            if let n { highest = max(highest, n) }
+            if let n, Self.isPlausible(n, after: base) { highest = max(highest, n) }
         }
         try FileOperations.forEachEntry(in: itemsDirectory.path) { note($0) }
         try FileOperations.forEachEntry(in: quarantineDirectory.path) { note($0) }
@@ -186,6 +190,19 @@ extension ShareInbox {
             try FileOperations.forEachEntry(in: path) { note($0) }
         }
         return highest
+    }
+
+    /// How far above the counter a number found on disk may be and still be
+    /// believed: 2^32. Numbers are given out one by one and the counter only lags
+    /// what is on disk after a power loss or a restored backup, never by billions;
+    /// a number beyond that (a record or an item numbered near UInt64.max) was
+    /// planted, and believing it would end the numbering for every writer.
+    static let plausibleAdvance: UInt64 = 1 << 32
+
+    /// True when `number`, found on disk, can be one this inbox gave out while its
+    /// counter says `base`.
+    static func isPlausible(_ number: UInt64, after base: UInt64) -> Bool {
+        number <= base || number - base <= plausibleAdvance
     }
 
     /// The first line's boot id and number; nil when it is not that.

@@ -172,7 +172,7 @@ public struct ShareInbox: Sendable {
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
-        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: false) { _, _, _ in count += 1 }
+        try JournalScan.forEachRecord(of: self, fromStart: false) { _, _, _ in count += 1 }
         return count
     }
 }

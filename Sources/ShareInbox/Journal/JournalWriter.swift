@@ -74,10 +74,12 @@ final class JournalWriter: Sendable {
         return created
     }
 
-    /// A new log, locked by this process. A drain removes a log whose lock it can
-    /// take and whose records are all delivered: if one took this new, empty log's
-    /// between its creation and the lock here, the log has no name left and
-    /// another is made. A lock that fails otherwise is thrown, the log removed.
+    /// A new log, locked by this process, and its cursor, written whole (offset 0)
+    /// so that the drain never needs a new block to record a delivery from it. A
+    /// drain removes a log whose lock it can take and whose records are all
+    /// delivered: if one took this new, empty log's between its creation and the
+    /// lock here, the log has no name left and another is made. A lock that fails
+    /// otherwise is thrown, the log removed.
     private static func create(in journal: DirectoryHandle) throws -> Log {
         while true {
             let name = "\(getpid())-\(hex16(UInt64.random(in: 0...UInt64.max))).log"
@@ -90,6 +92,7 @@ final class JournalWriter: Sendable {
             do {
                 if try file.tryLockExclusively(), try file.linkCount() > 0 {
                     let identity = try file.currentIdentity()
+                    JournalCursor.create(forLog: name, in: journal, device: identity.device, inode: identity.inode)
                     return Log(name: name, file: file, device: identity.device, inode: identity.inode, size: identity.size)
                 }
             } catch {
