@@ -106,13 +106,18 @@ struct DrainRun {
     }
 
     /// After a long run of numbers that are gone (a recovered old item, a faster
-    /// peer), skips ahead with one listing instead of trying each number.
+    /// peer), skips ahead with one listing instead of trying each number. The
+    /// journal is measured first (under the sequence lock, as at every refresh): a
+    /// record appended since the last look is numbered above `tail`, and skipping
+    /// past it unmeasured would pass its number, taking it for one given out twice.
+    /// Nor does the skip go past `tail` + 1, where the next refresh looks again.
     private mutating func noteMiss() throws {
         misses += 1
         guard misses >= ShareInbox.missesBeforeRescan, let floor = next else { return }
         misses = 0
-        let lowest = [try inbox.lowestPending(atLeast: floor), journal?.lowestHead(atLeast: floor)].compactMap { $0 }.min()
-        next = lowest ?? (tail == .max ? nil : max(floor, tail + 1))
+        tail = max(tail, try Self.refresh(inbox, journal, floor: floor))
+        let afterTail = tail == .max ? nil : max(floor, tail + 1)
+        next = [try inbox.lowestPending(atLeast: floor), journal?.lowestHead(atLeast: floor), afterTail].compactMap { $0 }.min()
     }
 
     /// Item `number` from the journal when it is there (nil: look in `Items/`).
