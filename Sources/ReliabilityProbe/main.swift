@@ -38,6 +38,7 @@ import ShareInbox
 //        on a root that is a small file system (the test mounts a tmpfs): fills it with
 //        suite saves, then enqueues, then keychain saves, until each fails; prints
 //        "ok ..." figures, or "FAIL ..." for a fault not handled (then exits 2)
+//   inbox-enqueue, inbox-drain, inbox-fill: see InboxCommands.swift
 //   soak --group G --id W --seconds S
 //        mixes sets, updates, enqueues and drains for S seconds; prints "set <slot> <v>",
 //        "inc", "enq <title>", "got <title>", "rss-start <kB>", "rss-end <kB>", "done"
@@ -124,6 +125,7 @@ do {
         // Drains until the file --done exists and a drain finds nothing; prints
         // "drain" at each drain's start and "got <number> <title>" per item. Every
         // 7th item's handler drains again inside (a nested drain: it never waits).
+        Diagnostics.handler = { say("warning " + $0.replacingOccurrences(of: "\n", with: " ")) }
         let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: resolver())
         let done = option("done")
         var handled = 0
@@ -251,6 +253,15 @@ do {
         if !allowed.isEmpty { fail("allowed: \(allowed.joined(separator: ", "))", code: 2) }
         say("done")
 
+    case "inbox-enqueue":
+        try inboxEnqueue()
+
+    case "inbox-drain":
+        try inboxDrain()
+
+    case "inbox-fill":
+        try inboxFill()
+
     case "disk-full":
         try diskFull(group: option("group"), scratch: URL(fileURLWithPath: option("scratch"), isDirectory: true))
 
@@ -324,6 +335,9 @@ func diskFull(group: String, scratch: URL) throws {
     // Defaults: a growing blob until the disk is full.
     let defaults = try SharedDefaults(requiringSuiteName: group, resolver: resolver)
     try defaults.save("before", forKey: "k")
+    // A file that can go when nothing else frees space (see below).
+    let ballast = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group).appendingPathComponent("Library/Caches/ballast")
+    try Data(count: 8192).write(to: ballast)
     var saved = 0
     var last = Data()
     while true {
@@ -347,9 +361,18 @@ func diskFull(group: String, scratch: URL) throws {
     let preferences = defaults.fileURL.deletingLastPathComponent()
     if !leftovers(preferences).isEmpty { failures.append("defaults: left \(leftovers(preferences))") }
     say("ok defaults: \(saved) saves, then ENOSPC; previous content intact")
-    // Make room, then fill the disk with inbox items.
-    try defaults.save(nil, forKey: "blob")
-    // The replaced file's blocks come back when its pin is closed, off this thread.
+    // Make room, then fill the disk with inbox items. The replaced files' blocks
+    // come back when their pins are closed, off this thread. A delete writes the
+    // smaller file beside the old one before replacing it, so on a disk left with
+    // no free page at all it is refused: then the ballast goes first.
+    AtomicFile.waitForBackgroundReleases()
+    do {
+        try defaults.save(nil, forKey: "blob")
+    } catch where isDiskFull(error) {
+        try FileManager.default.removeItem(at: ballast)
+        try defaults.save(nil, forKey: "blob")
+        say("note defaults: the delete needed room for the smaller file; made by removing \(ballast.lastPathComponent) first")
+    }
     AtomicFile.waitForBackgroundReleases()
     let inbox = try ShareInbox(groupIdentifier: group, resolver: resolver)
     let attachment = scratch.appendingPathComponent("attachment.bin")

@@ -41,7 +41,12 @@ struct DrainRun {
         itemsPath = inbox.itemsDirectory.path
         sessionPath = sessionDirectory.path
         journal = try JournalReader.open(inbox)
-        let published = try inbox.publishedRange()
+        let base = try inbox.lastPublishedSequence()
+        var (published, implausible) = try inbox.publishedRange(believableAfter: base)
+        if implausible {
+            try inbox.republishImplausibleItems(after: base, claimingInto: sessionDirectory)
+            published = try inbox.publishedRange(believableAfter: base).range
+        }
         var tail = try Self.refresh(inbox, journal, floor: 0)
         if let published, published.upperBound > tail {
             tail = try inbox.durableSequence(atLeast: published.upperBound, sync: false)
@@ -59,8 +64,10 @@ struct DrainRun {
     private static func refresh(_ inbox: ShareInbox, _ journal: JournalReader?, floor: UInt64) throws -> UInt64 {
         let last = try inbox.lastPublishedSequence { try journal?.measureLogs() }
         // After the lock: reading heads needs no enqueue to wait, and a number given
-        // out twice is published again under a fresh one (which takes the lock).
-        guard let highest = try journal?.loadHeads(floor: floor), highest > last else { return last }
+        // out twice is published again under a fresh one (which takes the lock). A
+        // record numbered too far above `last` to be believed is too.
+        let ceiling = last > .max - ShareInbox.plausibleAdvance ? .max : last + ShareInbox.plausibleAdvance
+        guard let highest = try journal?.loadHeads(floor: floor, ceiling: ceiling), highest > last else { return last }
         return try inbox.durableSequence(atLeast: highest, sync: false)
     }
 
@@ -99,13 +106,18 @@ struct DrainRun {
     }
 
     /// After a long run of numbers that are gone (a recovered old item, a faster
-    /// peer), skips ahead with one listing instead of trying each number.
+    /// peer), skips ahead with one listing instead of trying each number. The
+    /// journal is measured first (under the sequence lock, as at every refresh): a
+    /// record appended since the last look is numbered above `tail`, and skipping
+    /// past it unmeasured would pass its number, taking it for one given out twice.
+    /// Nor does the skip go past `tail` + 1, where the next refresh looks again.
     private mutating func noteMiss() throws {
         misses += 1
         guard misses >= ShareInbox.missesBeforeRescan, let floor = next else { return }
         misses = 0
-        let lowest = [try inbox.lowestPending(atLeast: floor), journal?.lowestHead(atLeast: floor)].compactMap { $0 }.min()
-        next = lowest ?? (tail == .max ? nil : max(floor, tail + 1))
+        tail = max(tail, try Self.refresh(inbox, journal, floor: floor))
+        let afterTail = tail == .max ? nil : max(floor, tail + 1)
+        next = [try inbox.lowestPending(atLeast: floor), journal?.lowestHead(atLeast: floor), afterTail].compactMap { $0 }.min()
     }
 
     /// Item `number` from the journal when it is there (nil: look in `Items/`).
@@ -113,14 +125,21 @@ struct DrainRun {
         try journal?.entry(number)
     }
 
-    /// Records that the handler returned for journal item `number`: the sequence
-    /// file made durable past it (as for an item in `Items/`), then its log's
-    /// cursor moved past it, before anything else. Cursors are fsynced in
-    /// batches with the removals.
-    mutating func recordJournalDelivery(of number: UInt64, log: String) throws {
+    /// Before item `number` is handed to the handler: the sequence file made
+    /// durable past it, so that once its delivery is recorded a power loss cannot
+    /// bring back a number whose item is gone. Done before the handler, not after:
+    /// what fails here (no descriptor...) then fails before the item was handed,
+    /// never after, when the item would come again.
+    mutating func prepareDelivery(of number: UInt64) throws {
         if inbox.durable && number > durableMark {
             durableMark = try inbox.durableSequence(atLeast: number, sync: true)
         }
+    }
+
+    /// Records that the handler returned for journal item `number`: its log's
+    /// cursor moved past it (a pwrite on the cursor opened before the handler),
+    /// before anything else. Cursors are fsynced in batches with the removals.
+    mutating func recordJournalDelivery(of number: UInt64, log: String) throws {
         try journal?.delivered(number, log: log)
         delivered += 1
         misses = 0
@@ -136,14 +155,11 @@ struct DrainRun {
     }
 
     /// Records that the handler returned for item `number`, then removes it. The
-    /// delivery is recorded before anything is removed (the sequence file fsynced
-    /// past it, the claim renamed `<n>.delivered`): from here on the item is never
-    /// delivered again, and a removal cut short by a kill is finished by the next
-    /// drain, not taken for a damaged item.
+    /// delivery is recorded before anything is removed (the claim renamed
+    /// `<n>.delivered`, the sequence file fsynced past it by ``prepareDelivery(of:)``):
+    /// from here on the item is never delivered again, and a removal cut short by a
+    /// kill is finished by the next drain, not taken for a damaged item.
     mutating func recordDelivery(of claimed: URL, number: UInt64) throws {
-        if inbox.durable && number > durableMark {
-            durableMark = try inbox.durableSequence(atLeast: number, sync: true)
-        }
         let tombstone = sessionPath + "/" + InboxNames.deliveredName(number)
         try FileOperations.rename(claimed.path, to: tombstone)
         delivered += 1

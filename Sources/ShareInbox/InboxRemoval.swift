@@ -22,6 +22,8 @@ extension ShareInbox {
     /// is taken: a quarantined entry is never replaced) and returns where it went.
     @discardableResult
     func moveToQuarantine(_ path: String, label: String) throws -> String {
+        // By path: Quarantine/ must be a directory, not a link to elsewhere.
+        try requireLayoutDirectory("Quarantine")
         var aside = quarantineDirectory.appendingPathComponent(label).path
         for _ in 0..<8 {
             do {

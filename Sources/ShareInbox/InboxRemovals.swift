@@ -26,6 +26,18 @@ final class InboxRemovals: @unchecked Sendable {
     private let group = DispatchGroup()
     private let slots = DispatchSemaphore(value: InboxRemovals.concurrency)
 
+    init() { _ = Self.dispatchStarted }
+
+    /// Runs one block on a dispatch worker thread, once per process, before any
+    /// removal: the first worker libdispatch starts opens its event descriptors
+    /// (epoll, eventfd) and traps when it cannot, so a handler that used up every
+    /// descriptor (EMFILE) would crash the process at the first removal after it.
+    private static let dispatchStarted: Void = {
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { started.signal() }
+        started.wait()
+    }()
+
     /// Starts removing `tombstone` (see ``ShareInbox/discardDelivered(_:number:session:)``,
     /// which never throws: what cannot be removed is quarantined with a warning).
     /// Blocks while ``concurrency`` removals are in flight.

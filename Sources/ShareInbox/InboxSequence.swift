@@ -23,6 +23,9 @@ extension ShareInbox {
     ///   the last number was given out; file-system errors (nothing is published).
     func publish(staging: URL) throws -> UInt64 {
         try publishNext(opened: nil) { number in
+            // By path, so Items/ must be a directory, not a link to elsewhere:
+            // checked (and repaired) just before, under the lock.
+            try requireLayoutDirectory("Items")
             try FileOperations.linkOrRename(staging.path, to: itemsDirectory.path + "/" + InboxNames.itemName(number))
         }
     }
@@ -40,7 +43,14 @@ extension ShareInbox {
     func publish(inbox: DirectoryHandle, placeNumber place: (UInt64) throws -> Void) throws -> UInt64 {
         // Opened before the lock, which then covers only the read, the write and
         // the placing: every enqueue of every process waits for that section.
-        let sequence = try inbox.openOrCreateFile("Sequence")
+        let sequence: OpenFile
+        do {
+            sequence = try inbox.openOrCreateFile("Sequence")
+        } catch where InboxFailure.isWrongKind(error) {
+            // A directory, a link, a FIFO planted as Sequence: set aside, made again.
+            try repairSequenceFile()
+            sequence = try inbox.openOrCreateFile("Sequence")
+        }
         defer { sequence.close() }
         return try publishNext(opened: sequence, place: place)
     }
@@ -58,7 +68,7 @@ extension ShareInbox {
             } else {
                 // Again under the lock, just before the item becomes visible by path.
                 try AtomicFile.requireContainedDirectory(directory)
-                sequence = try OpenFile.openOrCreate(file.path)
+                sequence = try openSequenceFile()
             }
             defer { if opened == nil { sequence.close() } }
             var (last, trusted) = try currentLast(sequence)
@@ -75,7 +85,7 @@ extension ShareInbox {
                 } catch where FileOperations.isNameTaken(error) {
                     // The file said less than what is on disk (edited, restored from a
                     // backup...): trust the disk from now on.
-                    last = max(next, try highestSequenceOnDisk())
+                    last = max(next, try highestSequenceOnDisk(base: next))
                     trusted = false
                 }
             }
@@ -89,7 +99,7 @@ extension ShareInbox {
     /// file still covers every number whose item is gone.
     @discardableResult
     func durableSequence(atLeast number: UInt64, sync: Bool) throws -> UInt64 {
-        let sequence = try OpenFile.openOrCreate(sequenceFile.path)
+        let sequence = try openSequenceFile()
         defer { sequence.close() }
         let result = try FileCoordinator().coordinate(writingItemAt: sequenceFile, options: .forMerging) { _ in
             let (last, trusted) = try currentLast(sequence)
@@ -112,7 +122,19 @@ extension ShareInbox {
         if let stored, let boot = Self.bootIdentifier, stored.boot == boot {
             return (stored.number, true)
         }
-        return (max(stored?.number ?? 0, try highestSequenceOnDisk()), false)
+        let base = stored?.number ?? 0
+        return (max(base, try highestSequenceOnDisk(base: base)), false)
+    }
+
+    /// The sequence file, opened to read and write (made when missing); something
+    /// else planted at its name is set aside and the file made again.
+    private func openSequenceFile() throws -> OpenFile {
+        do {
+            return try OpenFile.openOrCreate(sequenceFile.path)
+        } catch where InboxFailure.isWrongKind(error) {
+            try repairSequenceFile()
+            return try OpenFile.openOrCreate(sequenceFile.path)
+        }
     }
 
     private func storeSequence(_ number: UInt64, in sequence: OpenFile, sync: Bool) throws {
@@ -130,11 +152,13 @@ extension ShareInbox {
             let sequence: OpenFile
             do {
                 sequence = try OpenFile.openForReading(file.path)
-            } catch where FileOperations.isMissing(error) {
+            } catch where FileOperations.isMissing(error) || InboxFailure.isWrongKind(error) {
+                // Missing, or not a file (the drain sets that aside): nothing given out as far as it says.
                 return 0
             }
             defer { sequence.close() }
-            return Self.parseSequence(sequence.readPrefix(Self.sequenceReadLimit))?.number ?? 0
+            // A read that fails is thrown, not taken for an empty file.
+            return Self.parseSequence(try sequence.read(Self.sequenceReadLimit, at: 0))?.number ?? 0
         }
     }
 
@@ -144,13 +168,15 @@ extension ShareInbox {
     static let sequenceReadLimit = 4096
 
     /// The highest number in `Items/`, in any claim or delivered claim, in
-    /// `Quarantine/`, or in a journal log: one pass, constant memory.
-    func highestSequenceOnDisk() throws -> UInt64 {
-        var highest = try JournalScan.highestNumber(of: self)
+    /// `Quarantine/`, or in a checked journal record: one pass, constant memory.
+    /// Numbers not believable with the counter at `base` (see
+    /// ``isPlausible(_:after:)``) are left out: planted, they must not end the numbering.
+    func highestSequenceOnDisk(base: UInt64) throws -> UInt64 {
+        var highest = try JournalScan.highestNumber(of: self, base: base)
         func note(_ name: String) {
             let n = InboxNames.sequenceNumber(name) ?? InboxNames.deliveredNumber(name)
                 ?? InboxNames.sequenceNumber(String(decoding: name.utf8.prefix(20), as: UTF8.self))
-            if let n { highest = max(highest, n) }
+            if let n, Self.isPlausible(n, after: base) { highest = max(highest, n) }
         }
         try FileOperations.forEachEntry(in: itemsDirectory.path) { note($0) }
         try FileOperations.forEachEntry(in: quarantineDirectory.path) { note($0) }
@@ -164,6 +190,19 @@ extension ShareInbox {
             try FileOperations.forEachEntry(in: path) { note($0) }
         }
         return highest
+    }
+
+    /// How far above the counter a number found on disk may be and still be
+    /// believed: 2^32. Numbers are given out one by one and the counter only lags
+    /// what is on disk after a power loss or a restored backup, never by billions;
+    /// a number beyond that (a record or an item numbered near UInt64.max) was
+    /// planted, and believing it would end the numbering for every writer.
+    static let plausibleAdvance: UInt64 = 1 << 32
+
+    /// True when `number`, found on disk, can be one this inbox gave out while its
+    /// counter says `base`.
+    static func isPlausible(_ number: UInt64, after base: UInt64) -> Bool {
+        number <= base || number - base <= plausibleAdvance
     }
 
     /// The first line's boot id and number; nil when it is not that.

@@ -27,6 +27,9 @@ extension ShareInbox {
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
         try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does
+        // Something planted where Items/, Claims/, Journal/... belongs since the
+        // inbox was opened: set aside now, before any of them is used by path.
+        try prepareLayout()
         // A drain nested in this instance's own handler gets a session of its own:
         // sharing the outer one, it would take the outer's claims for leftovers.
         let session = DrainingSessions.begin(self.session)
@@ -48,14 +51,19 @@ extension ShareInbox {
                 // A damaged record was set aside; the log's next record may carry the number.
                 while case .damaged? = entry { entry = try run.journalEntry(number) }
                 if let entry {
-                    // A throwing handler leaves the cursor where it is: the item comes first next time.
+                    // Skipped: its log is left for a later drain.
                     guard case let .item(item, log) = entry else { continue }
+                    // Before the handler: what recording the delivery needs (the
+                    // sequence file durable past it, the cursor open) is in place.
+                    try run.prepareDelivery(of: number)
+                    // A throwing handler leaves the cursor where it is: the item comes first next time.
                     try handler(item)
                     try run.recordJournalDelivery(of: number, log: log)
                     continue
                 }
                 guard let claimed = try run.claim(number), let item = try loadClaimed(claimed, number: number) else { continue }
                 do {
+                    try run.prepareDelivery(of: number)
                     try handler(item)
                 } catch {
                     putBackOrWarn(claimed.path, number: number)
@@ -92,6 +100,11 @@ extension ShareInbox {
     func discardDelivered(_ tombstone: String, number: UInt64, session: String) {
         do {
             try Self.removeTree(tombstone)
+        } catch where InboxFailure.isTransient(error) {
+            // Out of descriptors, an I/O error...: it stays, delivered, and the next
+            // drain of this or another session finishes the removal.
+            Diagnostics.warn("share inbox \(directory.path): item \(number) was delivered; removing it failed for now (\(error)); "
+                             + "it stays at \(tombstone), is never delivered again, and a later drain removes it")
         } catch {
             do {
                 let aside = try moveToQuarantine(tombstone, label: InboxNames.deliveredName(number) + "-" + session)
@@ -143,17 +156,50 @@ extension ShareInbox {
     /// find the next one, so its cost per item stays bounded.
     static let missesBeforeRescan = 256
 
-    /// The lowest and highest published numbers (one streaming pass); nil when none.
-    func publishedRange() throws -> ClosedRange<UInt64>? {
+    /// The lowest and highest published numbers believable with the counter at
+    /// `base` (one streaming pass; nil when none), and whether any item stands
+    /// above them, too far to be believed (see ``isPlausible(_:after:)``).
+    func publishedRange(believableAfter base: UInt64) throws -> (range: ClosedRange<UInt64>?, implausible: Bool) {
         var lowest: UInt64?
         var highest: UInt64?
+        var implausible = false
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             guard let n = InboxNames.sequenceNumber(name) else { return }
+            guard Self.isPlausible(n, after: base) else { implausible = true; return }
             lowest = min(lowest ?? n, n)
             highest = max(highest ?? n, n)
         }
-        guard let lowest, let highest else { return nil }
-        return lowest...highest
+        guard let lowest, let highest else { return (nil, implausible) }
+        return (lowest...highest, implausible)
+    }
+
+    /// Publishes again, under fresh numbers, the items of `Items/` numbered too far
+    /// above the counter (`base`) to be believed (planted near UInt64.max: believed,
+    /// they would end the numbering for every writer), each with a warning; at most
+    /// ``staleTemporariesPerPass`` per drain. Each is claimed into `session` first,
+    /// so a drain killed midway leaves it for the next (put back, then published).
+    func republishImplausibleItems(after base: UInt64, claimingInto session: URL) throws {
+        var names: [String] = []
+        try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
+            if names.count < Self.staleTemporariesPerPass, let n = InboxNames.sequenceNumber(name), !Self.isPlausible(n, after: base) { names.append(name) }
+        }
+        for name in names {
+            let claimed = session.appendingPathComponent(name).path
+            do {
+                try FileOperations.rename(itemsDirectory.path + "/" + name, to: claimed)
+            } catch {
+                continue // claimed by a peer meanwhile, or not movable: it stays
+            }
+            do {
+                let fresh = try publish(staging: URL(fileURLWithPath: claimed))
+                if let status = try FileOperations.status(claimed), !status.isDirectory { try FileOperations.removeFile(claimed) } // a file was linked
+                Diagnostics.warn("share inbox \(directory.path): an item was named \(name), far above the \(base) the Sequence file says "
+                                 + "(planted, or a counter set by hand); that number is not believed: the item is kept as item \(fresh)")
+            } catch {
+                putBackOrWarn(claimed, number: InboxNames.sequenceNumber(name) ?? 0)
+                throw error
+            }
+        }
     }
 
     /// The lowest published number not below `floor` (one streaming pass).
@@ -194,6 +240,12 @@ extension ShareInbox {
                 }
             }
             return record.received(sequenceNumber: number, directory: claimed)
+        } catch where InboxFailure.isTransient(error) {
+            // Out of descriptors or memory, an I/O error: nothing is known of the item.
+            putBackOrWarn(claimed.path, number: number)
+            Diagnostics.warn("share inbox \(directory.path): item \(number) cannot be read now (\(error)); it stays in Items/ "
+                             + "and a later drain delivers it")
+            return nil
         } catch where error is ShareInboxError || error is AppGroupError {
             let aside = try moveToQuarantine(claimed.path, label: InboxNames.itemName(number) + "-" + session)
             Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")

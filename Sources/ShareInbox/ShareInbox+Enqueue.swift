@@ -132,6 +132,8 @@ extension ShareInbox {
 
     /// A fresh directory in `Staging/` for an item with attachments.
     func makeStagingDirectory() throws -> URL {
+        // Made by path: Staging/ must be a directory, not a link to elsewhere.
+        try requireLayoutDirectory("Staging")
         while true {
             let name = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
             let url = stagingDirectory.appendingPathComponent(name, isDirectory: true)

@@ -22,11 +22,12 @@ extension ShareInbox {
         }
         numbers.sort()
         var items: [ReceivedItem] = []
-        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: true) { number, payload, location in
+        let inbox = directory.path
+        try JournalScan.forEachRecord(of: self, fromStart: false, damaged: { location in
+            Diagnostics.warn("share inbox \(inbox): \(location) holds bytes that are no whole record; they are not listed "
+                             + "(the next drain copies them to Quarantine/)")
+        }) { number, payload, location in
             do {
-                guard let payload else {
-                    throw ShareInboxError.invalidInboxItem(field: location, problem: "the record's checksum does not match its bytes")
-                }
                 let record = try ItemRecord.decode(payload, path: location)
                 items.append(record.received(sequenceNumber: number, directory: journalDirectory))
             } catch {

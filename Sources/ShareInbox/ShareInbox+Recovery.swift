@@ -118,7 +118,13 @@ extension ShareInbox {
         let now = Date().timeIntervalSince1970
         return names.filter { name in
             let path = items + "/" + name
-            guard let file = try? OpenFile.openExisting(path) else {
+            let file: OpenFile
+            do {
+                file = try OpenFile.openExisting(path)
+            } catch where InboxFailure.isTransient(error) {
+                // Out of descriptors, an I/O error: nothing is known of it; a later drain looks again.
+                return false
+            } catch {
                 // Not a file this user can lock (planted): by age.
                 guard let status = try? FileOperations.status(path), now - status.modified >= age else { return false }
                 return (try? FileOperations.removeFile(path)) == true

@@ -109,7 +109,10 @@ public struct ShareInbox: Sendable {
     public static let attachmentByteLimit: Int64 = 64 << 20
 
     /// Opens (creating on first use) the inbox `name` in the container of
-    /// `groupIdentifier`, as the resolver's identity.
+    /// `groupIdentifier`, as the resolver's identity. Something planted where one of
+    /// the inbox's own entries belongs (a file or a link at `Journal/`, `Items/`...,
+    /// anything but a file at `Sequence`) is moved to `Quarantine/` with a warning,
+    /// never followed, and the entry made again.
     /// - Throws: `AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)`
     ///   (nothing is written then), `AppGroupError.invalidGroupIdentifier(_:rule:)`,
     ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad `name`,
@@ -151,9 +154,9 @@ public struct ShareInbox: Sendable {
         // Another user's directory on the way, or one others may write, would let
         // them plant or take items: refused (or, when ours, repaired to 0700).
         try TrustedDirectory.requireChain(to: self.directory.path)
-        for sub in [itemsDirectory, stagingDirectory, claimsDirectory, quarantineDirectory, journalDirectory] {
-            try TrustedDirectory.make(sub.path)
-        }
+        // Something planted where one of the inbox's entries belongs is set aside
+        // here, not refused: a refusal would stop every enqueue and drain for good.
+        try prepareLayout()
     }
 
     /// Where published items are: the directory ``observe(_:)`` watches.
@@ -172,7 +175,7 @@ public struct ShareInbox: Sendable {
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }
         }
-        try JournalScan.forEachRecord(of: self, fromStart: false, payloads: false) { _, _, _ in count += 1 }
+        try JournalScan.forEachRecord(of: self, fromStart: false) { _, _, _ in count += 1 }
         return count
     }
 }

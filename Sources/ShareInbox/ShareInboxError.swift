@@ -26,9 +26,11 @@ public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible,
         case let .unsafePath(path, problem):
             return "refused path \(AppGroupError.quote(path)): \(problem)"
         case let .inboxSequenceExhausted(file, last):
-            return "the share inbox has given out its last sequence number (\(last), as \(file) or an item says): nothing was added. "
-                + "This means a crafted or damaged sequence file or item. To number items again, drain the inbox (so that no item is pending), "
-                + "then remove \(file) and any item numbered \(last) from Quarantine/; numbers start again after the highest item left."
+            return "the share inbox has given out its last sequence number (\(last), as \(file) says): nothing was added. "
+                + "No inbox gives out that many numbers: the file was set by hand or by another program (numbers found in the inbox "
+                + "far above the counter are never believed, so no item raised it there). To number items again: drain the inbox "
+                + "(so that no item is pending), then remove \(file); numbers start again after the highest item left. "
+                + "An app that remembers delivered sequence numbers must forget them then."
         }
     }
 

@@ -43,7 +43,7 @@ struct HostileJournalReviewTests {
         #expect(sandbox.outsideContents().isEmpty, "nothing is written through the link")
     }
 
-    @Test("Journal/ replaced by a file by another process: the items in Items/ still flow, an enqueue without attachments gets a typed error")
+    @Test("Journal/ replaced by a file by another process: an enqueue without attachments sets the file aside, makes Journal/ again and succeeds; every item flows")
     func journalReplacedByFile() throws {
         let sandbox = try Sandbox()
         let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
@@ -53,16 +53,21 @@ struct HostileJournalReviewTests {
         let journal = Self.journal(app)
         try FileManager.default.removeItem(at: journal)
         try Data("not a directory".utf8).write(to: journal)
-        #expect(throws: (any Error).self) { try app.enqueue(SharedItem(title: "plain")) }
+        try app.enqueue(SharedItem(title: "plain"))
         var titles: [String] = []
         try app.drain { titles.append($0.title ?? "?") }
-        #expect(titles == ["with file"])
-        // The drain set the file aside and made Journal/ again: enqueues flow again.
-        try app.enqueue(SharedItem(title: "plain"))
+        #expect(titles == ["with file", "plain"])
+        // Planted again, with an item waiting in Items/: the drain sets it aside and every item flows.
+        try app.enqueue(SharedItem(title: "with file again", attachments: [.init(fileURL: file)]))
+        try FileManager.default.removeItem(at: journal)
+        try Data("not a directory".utf8).write(to: journal)
         titles = []
         try app.drain { titles.append($0.title ?? "?") }
-        #expect(titles == ["plain"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: app.directory.appendingPathComponent("Quarantine").path).count == 1)
+        #expect(titles == ["with file again"])
+        try app.enqueue(SharedItem(title: "plain again"))
+        try app.drain { titles.append($0.title ?? "?") }
+        #expect(titles == ["with file again", "plain again"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: app.directory.appendingPathComponent("Quarantine").path).count == 2)
     }
 
     @Test("a handler that drains again (same instance and another) and enqueues: every item exactly once, in number order within each drain, the journal delivered by the outer drain only")

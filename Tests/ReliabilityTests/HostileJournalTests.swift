@@ -28,6 +28,33 @@ struct HostileJournalTests {
         return data
     }
 
+    /// An item's JSON record, as the journal's payload.
+    static func payload(title: String) -> Data {
+        Data(#"{"attachments":[],"date":0,"kind":"public.url","title":"\#(title)","version":1}"#.utf8)
+    }
+
+    /// 64-bit FNV-1a of `bytes`.
+    static func fnv(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+
+    /// Bytes of a record in the current framing (AGJ2: magic, length, number, the
+    /// record's FNV-1a over length, number and payload, then the header's FNV-1a
+    /// over the 24 bytes before it, then the payload). `length`, `checksum` and
+    /// `headerChecksum` override what is stored.
+    static func currentRecord(_ number: UInt64, title: String, payload: Data? = nil, checksum: UInt64? = nil, length: UInt32? = nil,
+                              headerChecksum: UInt64? = nil) -> Data {
+        let body = payload ?? Self.payload(title: title)
+        let stored = length ?? UInt32(body.count)
+        let sum = checksum ?? fnv(littleEndian(UInt32(body.count)) + littleEndian(number) + Array(body))
+        let head = Array("AGJ2".utf8) + littleEndian(stored) + littleEndian(number) + littleEndian(sum)
+        return Data(head + littleEndian(headerChecksum ?? fnv(head))) + body
+    }
+
     static func journal(_ inbox: ShareInbox) -> URL { inbox.directory.appendingPathComponent("Journal") }
     static func logs(_ inbox: ShareInbox) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: journal(inbox).path).filter { $0.hasSuffix(".log") }.sorted()

@@ -190,7 +190,7 @@ import ShareInbox
 
     // MARK: Finding 6
 
-    @Test("finding 6: an item numbered UInt64.max is delivered once and ends the numbering with a typed error, no wrap, no spin")
+    @Test("finding 6 (and issue 23, finding 4): an item planted as UInt64.max is delivered once, under a fresh number, and never ends the numbering; a Sequence file set to UInt64.max ends it with a typed error, no wrap, no spin")
     func theLastSequenceNumberEndsNumberingWithoutWrapOrSpin() throws {
         #expect(try share("https://example.com/first").succeeded)
         try plantItem(UInt64.max, url: "https://example.com/max")
@@ -198,15 +198,17 @@ import ShareInbox
         #expect(drained.succeeded && !drained.timedOut, "\(drained.status) \(drained.standardError)")
         let items = Demo.received(drained.outputLines)
         #expect(Demo.urls(items) == ["https://example.com/first", "https://example.com/max"])
-        #expect(drained.outputLines.last?.contains("18446744073709551615") == true)
-        // No number can follow: the next share is refused, saying what to do, and adds nothing.
-        let refused = try share("https://example.com/after")
+        // Planted far above the counter: its number is not believed, the item is kept under the next one.
+        #expect(!drained.outputLines.joined().contains("18446744073709551615"), "\(drained.outputLines)")
+        let after = try share("https://example.com/after")
+        #expect(after.succeeded, "\(after.standardError)")
+        #expect(Demo.urls(Demo.received(try drain(timeout: 30).outputLines)) == ["https://example.com/after"])
+        // The counter itself at its end: the next share is refused, saying what to do, and adds nothing.
+        try Data("\(try Self.bootIdentifier()) 18446744073709551615\n".utf8).write(to: try inbox.appendingPathComponent("Sequence"))
+        let refused = try share("https://example.com/again")
         #expect(refused.status == 1 && refused.outputLines.isEmpty)
         #expect(refused.standardError.contains("last sequence number") && refused.standardError.contains("18446744073709551615"), "\(refused.standardError)")
         #expect(try entries("Items").isEmpty)
-        // The same from a sequence file that says so, and a drain still ends.
-        try Data("\(try Self.bootIdentifier()) 18446744073709551615\n".utf8).write(to: try inbox.appendingPathComponent("Sequence"))
-        #expect(try share("https://example.com/again").status == 1)
         let again = try drain(timeout: 30)
         #expect(again.succeeded && again.outputLines.isEmpty, "\(again.standardError)")
     }

@@ -82,6 +82,10 @@ package enum FileOperations {
         try AtomicFile.syncDirectory(path, afterChanging: changed)
     }
 
+    /// How many descriptors the process may have open now (its soft RLIMIT_NOFILE),
+    /// for a reader that keeps files open to size its share.
+    package static func openFileLimit() -> UInt64 { Sys.openFileLimit }
+
     /// Creates `url` and any missing parents; the last component must end up a
     /// directory of this user that no one else may write (see ``ContainerResolver``).
     package static func makeTrustedDirectory(_ url: URL) throws { try ContainerResolver.makeRoot(url) }

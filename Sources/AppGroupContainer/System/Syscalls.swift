@@ -311,6 +311,18 @@ func system_lock(_ fd: Int32, _ mode: Int32, wait: Bool, path: String) -> Int32 
     return agc_lock(fd, mode, wait ? 1 : 0)
 }
 
+/// getrlimit(2) of RLIMIT_NOFILE: the soft limit on open descriptors (nil when
+/// the call fails). A query of the process's own limit, so it has no hook.
+func system_open_file_limit() -> UInt64? {
+    var limit = rlimit()
+    #if canImport(Glibc)
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+    #else
+    guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return nil }
+    #endif
+    return UInt64(limit.rlim_cur)
+}
+
 /// geteuid(2). It cannot fail, so it has no hook.
 func system_geteuid() -> uid_t { geteuid() }
 

@@ -373,6 +373,10 @@ enum Sys {
         }
     }
 
+    /// getrlimit(2): how many descriptors the process may have open (its soft
+    /// RLIMIT_NOFILE; 1024, the common default, when that cannot be read).
+    static var openFileLimit: UInt64 { system_open_file_limit() ?? 1024 }
+
     /// kill(2) with signal 0: false only when no process has that id (ESRCH).
     static func processExists(_ pid: pid_t) -> Bool {
         guard pid > 0 else { return false }

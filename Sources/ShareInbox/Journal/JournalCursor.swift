@@ -4,13 +4,18 @@ import Foundation
 /// `Journal/<log name without .log>.cursor`: how far a log was delivered. 24
 /// bytes, little-endian: the byte offset delivered up to, then the device and
 /// inode of the log it belongs to (so a cursor left beside another log of the same
-/// name is never believed). Rewritten in place with pwrite by the drain holding
-/// the journal's consumer lock; fsynced in batches.
+/// name is never believed). The log's writer makes it, whole (offset 0), when it
+/// makes the log, so that it holds its blocks from then on: the drain holding the
+/// journal's consumer lock rewrites it in place with pwrite, which then needs no
+/// new block, even on a full disk (a cursor missing, from an older writer, is made
+/// by the drain before it delivers from that log). Fsynced in batches.
 ///
 /// A cursor that cannot be believed (not 24 bytes, another log's, past the log's
 /// end, not a regular file) counts as 0 with a warning: the log is delivered
 /// again from its start. Redelivery, not loss: an app sees an item twice at
 /// worst, and a handler that must not repeat can check ``ReceivedItem/sequenceNumber``.
+/// A cursor that cannot be read now (out of descriptors, an I/O error) is no
+/// reason to believe anything: the error is thrown and the log waits.
 enum JournalCursor {
     static let size = 24
     static let suffix = ".cursor"
@@ -40,19 +45,24 @@ enum JournalCursor {
     }
 
     /// Where delivery of the log (`device`, `inode`, `end` bytes now) stands as its
-    /// cursor file in `journal` says: 0 when there is none; 0 with a warning when
-    /// it cannot be believed. Read-only.
-    static func read(forLog logName: String, in journal: DirectoryHandle, device: UInt64, inode: UInt64, end: Int64, inbox: String) -> Int64 {
+    /// cursor file in `journal` says: 0 when there is none, or when it is empty
+    /// (made and never written); 0 with a warning when it cannot be believed.
+    /// Read-only.
+    /// - Throws: when the cursor cannot be read now (EMFILE, EIO...): nothing is
+    ///   known of it, so nothing is assumed.
+    static func read(forLog logName: String, in journal: DirectoryHandle, device: UInt64, inode: UInt64, end: Int64, inbox: String) throws -> Int64 {
         let name = name(forLog: logName)
         let data: Data
         do {
             guard let file = try journal.openExistingFile(name) else { return 0 }
             defer { file.close() }
             data = try file.read(size + 1, at: 0)
-        } catch {
+        } catch where !InboxFailure.isTransient(error) {
+            // Not a regular file, another user's...: nothing in it can be believed.
             warn(inbox, journal.path + "/" + name, "cannot be read (\(error))")
             return 0
         }
+        if data.isEmpty { return 0 }
         guard data.count == size else {
             warn(inbox, journal.path + "/" + name, "is \(data.count == size + 1 ? "longer" : "\(data.count) bytes"), not the \(size) bytes of a cursor")
             return 0
@@ -69,6 +79,20 @@ enum JournalCursor {
             return 0
         }
         return Int64(offset)
+    }
+
+    /// Makes the cursor of the new log `logName` (device, inode) in `journal`,
+    /// written whole at offset 0, so that its blocks are taken now. Best effort:
+    /// a cursor that cannot be made (a full disk) is made by the drain later.
+    static func create(forLog logName: String, in journal: DirectoryHandle, device: UInt64, inode: UInt64) {
+        let name = name(forLog: logName)
+        guard let file = try? journal.createAppendOnlyFile(name) else { return }
+        defer { file.close() }
+        do {
+            try file.write(encode(offset: 0, device: device, inode: inode))
+        } catch {
+            _ = try? journal.remove(name, durable: false)
+        }
     }
 
     private static func warn(_ inbox: String, _ path: String, _ problem: String) {

@@ -40,7 +40,8 @@ final class JournalWriter: Sendable {
     /// the enqueue's walked directory) still names it and it is under
     /// ``rotationSize``; otherwise a new one (its creation fsynced into `Journal/`
     /// when `durable`, before any record in it counts).
-    static func usableLog(_ log: inout Log?, inbox directory: DirectoryHandle, durable: Bool, inboxPath inbox: String) throws -> Log {
+    static func usableLog(_ log: inout Log?, inbox directory: DirectoryHandle, durable: Bool, inboxPath inbox: String,
+                          repairJournal: () throws -> Void) throws -> Log {
         if let open = log {
             // One lstat through the walked descriptor; the record is written to the
             // open descriptor whatever the name, so this only notices a log moved away.
@@ -62,6 +63,10 @@ final class JournalWriter: Sendable {
             // Removed by another process: made again, as the instance's init made it.
             try TrustedDirectory.make(inbox + "/Journal")
             journal = try directory.openDirectory("Journal")
+        } catch where InboxFailure.isWrongKind(error) {
+            // A file, a link, a FIFO planted there: set aside, made again.
+            try repairJournal()
+            journal = try directory.openDirectory("Journal")
         }
         let created = try create(in: journal)
         if durable { try journal.sync() }
@@ -69,10 +74,12 @@ final class JournalWriter: Sendable {
         return created
     }
 
-    /// A new log, locked by this process. A drain removes a log whose lock it can
-    /// take and whose records are all delivered: if one took this new, empty log's
-    /// between its creation and the lock here, the log has no name left and
-    /// another is made. A lock that fails otherwise is thrown, the log removed.
+    /// A new log, locked by this process, and its cursor, written whole (offset 0)
+    /// so that the drain never needs a new block to record a delivery from it. A
+    /// drain removes a log whose lock it can take and whose records are all
+    /// delivered: if one took this new, empty log's between its creation and the
+    /// lock here, the log has no name left and another is made. A lock that fails
+    /// otherwise is thrown, the log removed.
     private static func create(in journal: DirectoryHandle) throws -> Log {
         while true {
             let name = "\(getpid())-\(hex16(UInt64.random(in: 0...UInt64.max))).log"
@@ -85,6 +92,7 @@ final class JournalWriter: Sendable {
             do {
                 if try file.tryLockExclusively(), try file.linkCount() > 0 {
                     let identity = try file.currentIdentity()
+                    JournalCursor.create(forLog: name, in: journal, device: identity.device, inode: identity.inode)
                     return Log(name: name, file: file, device: identity.device, inode: identity.inode, size: identity.size)
                 }
             } catch {
