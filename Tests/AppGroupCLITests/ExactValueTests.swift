@@ -9,7 +9,7 @@ import Testing
 /// (which binary property lists hold in their 16-byte form), -0.0, NaN, infinities,
 /// reals that a decimal text cannot reach; and `export` then `import`, which must
 /// give back the suite it exported, whatever the package can write into one.
-@Suite struct ExactValueTests {
+@Suite(.dedicatedThreads) struct ExactValueTests {
     let group = CLIFixture.group
 
     func write(_ fixture: CLIFixture, _ text: String, _ name: String) throws -> URL {

@@ -9,7 +9,7 @@ import Testing
 /// `Sequence` file) must never stop the inbox: opening it (`ShareInbox.init`), an
 /// enqueue and a drain set the thing aside in `Quarantine/` (never following it)
 /// and make the entry again, and every item flows.
-@Suite("Inbox planted layout", .serialized)
+@Suite("Inbox planted layout", .serialized, .dedicatedThreads)
 struct InboxPlantedLayoutTests {
     static let entries = ["Journal", "Items", "Staging", "Claims", "Quarantine", "Sequence"]
     /// "wrong kind": a regular file where a directory belongs (a directory for Sequence).

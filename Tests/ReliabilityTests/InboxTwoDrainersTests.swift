@@ -9,7 +9,7 @@ import Testing
 /// delivers `Items/` only), and it never passes a journal number it has not
 /// measured: every enqueued number is delivered once, under that number, in
 /// order within each drain.
-@Suite("Inbox two drainers", .serialized)
+@Suite("Inbox two drainers", .serialized, .dedicatedThreads)
 struct InboxTwoDrainersTests {
     @Test("the widget takes 299 items from under the app's drain (256 misses in a row) while a writer adds journal items then an item with an attachment: each delivered once, under the number enqueue returned, in order")
     func skipAheadMeasuresTheJournal() throws {

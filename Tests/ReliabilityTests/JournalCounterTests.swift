@@ -9,7 +9,7 @@ import Testing
 /// the counter) bricks every writer: such a number is not believed, its item is
 /// kept under a fresh one. Only the `Sequence` file itself, set by hand near its
 /// end, stops enqueues, with an error that says what to do.
-@Suite("Inbox counter", .serialized)
+@Suite("Inbox counter", .serialized, .dedicatedThreads)
 struct JournalCounterTests {
     /// One writer process enqueues three items without attachments and ends (its
     /// log's lock goes); returns their numbers and the log.

@@ -9,7 +9,7 @@ import Testing
 /// checksummed record (a record's header carries its own checksum, so a length is
 /// believed only once its header checks), whatever the fragment claims: a length
 /// past the end, a short length, a number at the end of the counter.
-@Suite("Journal resynchronisation", .serialized)
+@Suite("Journal resynchronisation", .serialized, .dedicatedThreads)
 struct JournalResyncTests {
     /// What a foreign process appends: 24 bytes that look like a record's header.
     static func fragment(_ kind: String) -> Data {

@@ -8,7 +8,7 @@ import Testing
 /// never taken for damage. A drain short of descriptors leaves every log and item
 /// where it is (skipped for this drain, with a warning) and never records a
 /// delivery it cannot make; nothing goes to `Quarantine/`.
-@Suite("Inbox transient errors", .serialized)
+@Suite("Inbox transient errors", .serialized, .dedicatedThreads)
 struct JournalTransientErrorTests {
     /// Runs `count` writer processes (`inbox-enqueue`, `perWriter` items each, every
     /// `attachEvery`-th with an attachment), a few at a time, and notes their acks.

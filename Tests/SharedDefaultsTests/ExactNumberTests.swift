@@ -7,7 +7,7 @@ import Testing
 /// Numbers reach a suite exactly or not at all (issue 23, B8): an integer above
 /// Int64.max (which Apple's NSNumber holds and binary property lists store in their
 /// 16-byte form) stays that integer, never a real; reals keep their bits.
-@Suite struct ExactNumberTests {
+@Suite(.dedicatedThreads) struct ExactNumberTests {
     /// The value as stored in the suite's file.
     static func stored(_ defaults: SharedDefaults, _ key: String) throws -> PropertyListTree? {
         guard case .dictionary(let suite) = try PropertyListCodec.read(Data(contentsOf: defaults.fileURL)) else { return nil }

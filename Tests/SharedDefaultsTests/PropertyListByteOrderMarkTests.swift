@@ -8,7 +8,7 @@ import Testing
 /// an XML document is a mark; as Apple's CFPropertyList does, a U+FEFF in a string's
 /// content (first, inside, or alone) is a character like any other, so "\u{FEFF}k"
 /// and "k" are two keys in every format, and every reader gives back what the writer wrote.
-@Suite("Property-list strings holding U+FEFF")
+@Suite("Property-list strings holding U+FEFF", .dedicatedThreads)
 struct PropertyListByteOrderMarkTests {
     /// Strings that begin with U+FEFF, hold it inside, or are only it; and their
     /// neighbours without it, which must stay apart from them.

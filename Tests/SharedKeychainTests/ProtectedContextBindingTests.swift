@@ -1,4 +1,5 @@
 #if !canImport(Darwin)
+import AppGroupTesting
 import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
@@ -8,7 +9,7 @@ import Testing
 /// as long as the state it was proved in (issue 23, B14): another simulated device
 /// prompts on its own sensor; a lockout, an enrolment change, the passcode's
 /// removal, a device lock and an erase each end what the context proved.
-@Suite struct ProtectedContextBindingTests {
+@Suite(.dedicatedThreads) struct ProtectedContextBindingTests {
     /// A second simulated device under the same root as `box`'s.
     static func tablet(_ box: Sandbox) throws -> KeychainDevice { try KeychainDevice(root: box.root, name: "tablet") }
 
