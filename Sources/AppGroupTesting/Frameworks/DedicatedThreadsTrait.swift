@@ -33,7 +33,7 @@ import Testing
 ///
 /// Put it on suites of synchronous tests that wait; async tests that use the async
 /// waits (``LaunchedProcess/outcome(timeout:)``, ``LaunchedProcess/line(_:timeout:)``)
-/// do not need it. It combines with ``Trait/simulatedDevices``.
+/// do not need it. It combines with ``SimulatedDevicesTrait`` (`.simulatedDevices`).
 public struct DedicatedThreadsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test of a suite it is attached to.
     public var isRecursive: Bool { true }

@@ -16,7 +16,7 @@ import Foundation
 /// reused by later keychain calls without a prompt, until ``invalidate()``, on the
 /// device that authenticated it only, and only while the state it was proved in
 /// lasts: a device lock or restart, a passcode change or an erase ends it, a biometric
-/// lockout or an enrolment change ends its biometric match (see ``AuthenticationProof``).
+/// lockout or an enrolment change ends its biometric match (see `AuthenticationProof`).
 open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue {
     private let lock = NSLock()
     private let simulatedDevice: KeychainDevice?

@@ -48,7 +48,7 @@ public struct DeviceState: Sendable, Hashable, Codable, CustomStringConvertible 
         case isLocked, hasBeenUnlockedSinceBoot, isPasscodeSet, securityGeneration
     }
 
-    /// Reads a state file; one written before ``securityGeneration`` existed reads as generation 0.
+    /// Reads a state file; one written before `securityGeneration` existed reads as generation 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         isLocked = try container.decode(Bool.self, forKey: .isLocked)

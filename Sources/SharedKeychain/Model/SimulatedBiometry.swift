@@ -146,7 +146,7 @@ public struct SimulatedBiometry: Sendable, Hashable, Codable, CustomStringConver
         case kind, isEnrolled, enrollmentGeneration, failedMatches, scriptedOutcomes, presentedPrompts, lockoutCount, incarnation
     }
 
-    /// Reads a sensor file; files written before ``lockoutCount`` and ``incarnation``
+    /// Reads a sensor file; files written before `lockoutCount` and `incarnation`
     /// existed read as no lockout so far and no incarnation yet.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
