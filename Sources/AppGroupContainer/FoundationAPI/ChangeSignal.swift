@@ -136,8 +136,21 @@ enum ChangeSignal {
         }
         let record = Record(writer: writer, sequence: number, presenter: presenter, kind: kind, path: itemPath, newPath: newPath)
         var current = itemPath
+        var known: (tree: CoordinationTree, root: String)?
         while true {
-            if let signal = signalPath(forItemPath: current) {
+            // Directories above the item and still below its device root share its
+            // tree: their keys are prefixes of its key, with no search.
+            let signal: String?
+            if let known, current.utf8.count > known.root.utf8.count + 1 {
+                let key = String(decoding: current.utf8.dropFirst(known.root.utf8.count + 1), as: UTF8.self)
+                signal = known.tree.filePath(forKey: key, suffix: ".changes")
+            } else if let (tree, key) = location(ofItemPath: current) {
+                if let root = tree.root { known = (tree, root) }
+                signal = tree.filePath(forKey: key, suffix: ".changes")
+            } else {
+                signal = nil
+            }
+            if let signal {
                 do {
                     try append(record, to: signal)
                 } catch {
