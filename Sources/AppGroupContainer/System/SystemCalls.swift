@@ -62,6 +62,12 @@ enum Sys {
         return try absentAsNil(result, "fstatat", path) ? st : nil
     }
 
+    /// agc_name_thread (CAppGroupSys, pthread_setname_np): names the calling
+    /// thread for the kernel, cut to 15 bytes. For the package's own threads.
+    static func nameCurrentThread(_ name: String) {
+        _ = agc_name_thread(name)
+    }
+
     /// geteuid(2): the user files must belong to.
     static var effectiveUser: uid_t { system_geteuid() }
 

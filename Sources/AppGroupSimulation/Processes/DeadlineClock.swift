@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// Runs actions at their deadlines on one thread of its own: the deadlines of the
@@ -34,9 +35,9 @@ final class DeadlineClock: @unchecked Sendable {
         pending.append(Entry(id: nextID, deadline: Date().addingTimeInterval(max(seconds, 0)), action: action))
         if !started {
             started = true
-            // Named from inside: on Linux a name set before start never reaches the kernel.
+            // Named from inside, for the kernel (Foundation's Thread.name does not always reach it on Linux).
             let thread = Thread { [self] in
-                Thread.current.name = "deadlines"
+                ThreadName.setCurrent("deadlines")
                 run()
             }
             thread.start()

@@ -82,8 +82,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         for (pipe, isError) in [(out, false), (err, true)] {
             let handle = pipe.fileHandleForReading
             let thread = Thread { [self] in
-                // Named from inside: on Linux a name set before start never reaches the kernel.
-                Thread.current.name = isError ? "process stderr" : "process stdout"
+                // Named from inside, for the kernel (Foundation's Thread.name does not always reach it on Linux).
+                ThreadName.setCurrent(isError ? "process stderr" : "process stdout")
                 while true {
                     let chunk = handle.availableData
                     state.lock()
@@ -101,7 +101,7 @@ public final class LaunchedProcess: @unchecked Sendable {
             thread.start()
         }
         let waiter = Thread { [self] in
-            Thread.current.name = "process end"
+            ThreadName.setCurrent("process end")
             // waitid without reaping: Foundation's own notice of the end comes
             // from Dispatch queues that busy tests can starve for minutes.
             let end = ChildExit.wait(forChild: processIdentifier)

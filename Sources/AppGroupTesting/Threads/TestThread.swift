@@ -1,3 +1,4 @@
+import AppGroupContainer
 import Foundation
 
 /// A task executor with one thread of its own, for one test: the test's
@@ -27,10 +28,10 @@ final class TestThread: TaskExecutor, @unchecked Sendable {
         jobs.append(job)
         if !running {
             running = true
-            // Named from inside: on Linux a name set before start never reaches
-            // the kernel (the thread keeps its creator's).
+            // Named from inside, for the kernel: on Linux Foundation's Thread.name
+            // does not always reach it (the thread keeps its creator's name).
             let thread = Thread { [self] in
-                Thread.current.name = Self.kernelName(name)
+                ThreadName.setCurrent(name)
                 drain()
             }
             // Tests run deep recursions (nested property lists); give them the
@@ -40,17 +41,6 @@ final class TestThread: TaskExecutor, @unchecked Sendable {
         }
         condition.signal()
         condition.unlock()
-    }
-
-    /// `name` cut to the 15 bytes a Linux thread name holds (a longer one is
-    /// refused whole), at a character boundary.
-    static func kernelName(_ name: String) -> String {
-        var cut = ""
-        for character in name {
-            guard cut.utf8.count + String(character).utf8.count <= 15 else { break }
-            cut.append(character)
-        }
-        return cut
     }
 
     /// The test is over: the thread ends when its queue is empty.

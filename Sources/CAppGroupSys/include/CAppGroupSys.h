@@ -38,4 +38,10 @@ int agc_rename_noreplace(int directory, const char *from, const char *to);
 /// or -1 with errno set (ECHILD when it was already reaped).
 int agc_wait_exit(int pid, int *killed, int *status);
 
+/// Names the calling thread for the kernel (pthread_setname_np on Linux, where a
+/// name holds 15 bytes: a longer one is cut, at a UTF-8 boundary). Returns 0, or
+/// an error number. Foundation's `Thread.name` does not always reach the kernel
+/// on Linux, so tools (ps, gdb, /proc) would show the creator's name.
+int agc_name_thread(const char *name);
+
 #endif
