@@ -38,6 +38,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
+    /// Code asked who is calling where the answer could be another scope's target:
+    /// the conflict names the scopes, where the code ran and what to do instead
+    /// (see `IdentityScope`).
+    case identityScopeConflict(IdentityScopeConflict)
 
     public var description: String {
         switch self {
@@ -76,6 +80,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."
+        case let .identityScopeConflict(conflict):
+            return conflict.description
         }
     }
 
