@@ -43,6 +43,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// stands beside the item at `path`: a process of that version coordinates it,
     /// or did, and would not exclude this release (<doc:LockingProtocol>).
     case olderLockingProtocol(path: String, lockFile: String)
+    /// Code asked who is calling where the answer could be another scope's target:
+    /// the conflict names the scopes, where the code ran and what to do instead
+    /// (see `IdentityScope`).
+    case identityScopeConflict(IdentityScopeConflict)
 
     public var description: String {
         switch self {
@@ -90,6 +94,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "so the two would not exclude each other and writes could be lost. Update every app and extension that shares the container, "
                 + "then remove the old lock files (they are hidden files named .<item>.lock: `rm \(lockFile)`, or "
                 + "`find <root> -name '.*.lock' -not -path '*/Inbox/Journal/*' -delete` for the whole device)."
+        case let .identityScopeConflict(conflict):
+            return conflict.description
         }
     }
 

@@ -2,7 +2,8 @@ import AppGroupContainer
 import Foundation
 
 extension ShareInbox {
-    /// Calls `handler` (on a private thread) whenever items are published to or
+    /// Calls `handler` (on a private thread, as the identity of the code that called
+    /// this: its `IdentityScope`, or none) whenever items are published to or
     /// leave the inbox (`Items/`, or a record appended to a journal log), in any process. The signal carries nothing: drain to learn
     /// what arrived. Signals may coalesce, and a drain's own claims trigger one too,
     /// so a handler that drains is always safe. Keep the returned watcher alive;

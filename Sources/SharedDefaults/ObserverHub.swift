@@ -21,6 +21,9 @@ final class ObserverHub: @unchecked Sendable {
         var last: Any?
         let read: @Sendable (String) -> Any?
         let handler: @Sendable (Any?) -> Void
+        /// Who added the observer: its calls run as that identity, whichever
+        /// observer's scope started the shared watcher.
+        let identity: CarriedIdentity
     }
 
     // Held while delivering and while adding, so deliveries (and an observer's
@@ -55,10 +58,11 @@ final class ObserverHub: @unchecked Sendable {
             state.withLock { watcher = started }
         }
         let baseline = read(key)
+        let identity = CarriedIdentity.here()
         let id = state.withLock { () -> Int in
             let id = nextID
             nextID += 1
-            entries[id] = Entry(key: key, last: baseline, read: read, handler: handler)
+            entries[id] = Entry(key: key, last: baseline, read: read, handler: handler, identity: identity)
             return id
         }
         if initial { handler(baseline) }
@@ -98,7 +102,7 @@ final class ObserverHub: @unchecked Sendable {
                 entries[id]?.last = value
                 return true
             }
-            if current { entry.handler(value) }
+            if current { entry.identity.run { entry.handler(value) } }
         }
     }
 

@@ -6,7 +6,8 @@ extension SharedDefaults {
     /// each time it changes, whichever process changed it, as KVO does across
     /// processes for app-group suites on Apple's platforms.
     ///
-    /// Calls come on a private thread, one at a time, in order. Rapid changes may
+    /// Calls come on a private thread, one at a time, in order, as the identity of
+    /// the code that added the observer (its `IdentityScope`, or none). Rapid changes may
     /// coalesce into one call, but the latest value always arrives. A change that
     /// leaves the value equal (another key changed, the same value written again)
     /// calls nothing. An idle observation uses no CPU.

@@ -31,6 +31,13 @@ public enum SharedDefaultsError: Error, Sendable, Hashable, CustomStringConverti
     /// a lock timeout, a symbolic link planted where the suite belongs...).
     case fileSystem(path: String, reason: AppGroupError)
 
+    /// Whether the suite was refused because the calling code could be another
+    /// identity scope's (`AppGroupError.identityScopeConflict`).
+    var isIdentityScopeRefusal: Bool {
+        if case .suiteUnavailable(_, .identityScopeConflict) = self { return true }
+        return false
+    }
+
     /// What went wrong, where, and what to do about it.
     public var description: String {
         switch self {

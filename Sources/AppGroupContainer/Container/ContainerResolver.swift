@@ -48,8 +48,11 @@ public struct ContainerResolver: Sendable {
     /// A resolver for the calling code's identity (``Entitlements/current()``): the
     /// active ``IdentityScope``'s identity and root when there is one, else the
     /// process's environment. A `root` given wins over both.
+    /// - Throws: ``AppGroupError/identityScopeConflict(_:)`` where the calling code
+    ///   could be another scope's (see ``IdentityScope/active``);
+    ///   ``AppGroupError/missingIdentity(hint:)`` without any identity.
     public static func current(root: URL? = nil) throws -> ContainerResolver {
-        if let scope = IdentityScope.active {
+        if let scope = try IdentityScope.active {
             return ContainerResolver(root: root ?? scope.root, entitlements: scope.entitlements)
         }
         return ContainerResolver(root: root, entitlements: try Entitlements.current())
@@ -187,10 +190,12 @@ public struct ContainerResolver: Sendable {
 
 #if !canImport(Darwin)
 extension FileManager {
-    /// The App Group container for the process's identity, read from the environment
-    /// (see ``Entitlements/fromEnvironment(_:)``), under `APP_GROUP_CONTAINERS_ROOT`
-    /// or the per-user default. Nil, as on iOS, when the identity is not entitled;
-    /// the reason goes to standard error.
+    /// The App Group container for the calling code's identity (an `IdentityScope`'s,
+    /// else the environment's, see ``Entitlements/fromEnvironment(_:)``), under the
+    /// scope's root, `APP_GROUP_CONTAINERS_ROOT` or the per-user default. Nil, as on
+    /// iOS, when the identity is not entitled; the reason goes to standard error
+    /// (`Diagnostics`). Nil too, with the conflict said the same way, where the
+    /// caller could be another scope's (``AppGroupError/identityScopeConflict(_:)``).
     ///
     /// Linux's Foundation has no such method; this one lets iOS code compile unchanged.
     public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {

@@ -20,6 +20,8 @@ final class PresenterRegistry: @unchecked Sendable {
 
     private struct Entry {
         let presenter: NSFilePresenter
+        /// Who registered it: its messages run as that identity (an `IdentityScope`, or none).
+        let identity: CarriedIdentity
         /// The signal file watched for it (nil: the item could not be watched).
         var signalPath: String?
         var directory: String?
@@ -44,10 +46,11 @@ final class PresenterRegistry: @unchecked Sendable {
 
     func add(_ presenter: NSFilePresenter) {
         let url = presenter.presentedItemURL // asked outside the lock: it is the presenter's code
+        let identity = CarriedIdentity.here()
         lock.lock()
         defer { lock.unlock() }
         if entries.contains(where: { $0.presenter === presenter }) { return }
-        var entry = Entry(presenter: presenter)
+        var entry = Entry(presenter: presenter, identity: identity)
         watch(&entry, url: url)
         entries.append(entry)
     }
@@ -66,10 +69,16 @@ final class PresenterRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         guard let index = entries.firstIndex(where: { $0.presenter === presenter }) else { return }
         let old = entries[index]
-        var entry = Entry(presenter: presenter)
+        var entry = Entry(presenter: presenter, identity: old.identity)
         watch(&entry, url: url) // before unwatching, so a shared directory watcher is kept
         unwatch(old)
         entries[index] = entry
+    }
+
+    /// The identity `presenter` was registered as; for one not registered, the caller's.
+    func identity(for presenter: NSFilePresenter) -> CarriedIdentity {
+        let registered = lock.withLock { entries.first { $0.presenter === presenter }?.identity }
+        return registered ?? CarriedIdentity.here()
     }
 
     /// Registered presenters whose item is at `path` now, other than `excluded`.
@@ -203,7 +212,8 @@ final class PresenterRegistry: @unchecked Sendable {
         // The presenter and the message go to the presenter's own queue, which is
         // where Apple runs them too: the presenter is built to be called there.
         let handoff = Handoff(value: (presenter, message))
-        presenter.presentedItemOperationQueue.addOperation { handoff.value.1(handoff.value.0) }
+        let identity = PresenterRegistry.shared.identity(for: presenter)
+        presenter.presentedItemOperationQueue.addOperation { identity.run { handoff.value.1(handoff.value.0) } }
     }
 }
 #endif

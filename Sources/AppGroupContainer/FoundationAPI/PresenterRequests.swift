@@ -78,12 +78,14 @@ struct PresenterRequests {
             if first { answered.signal() }
         }
         let queue = presenter.presentedItemOperationQueue
+        // The presenter answers as the identity that registered it, as in its own process.
+        let identity = PresenterRegistry.shared.identity(for: presenter)
         if OperationQueue.current === queue {
-            request(presenter, done)
+            identity.run { request(presenter, done) }
         } else {
             // The request runs on the presenter's queue; this thread only waits.
             let handoff = Handoff(value: (presenter, request))
-            queue.addOperation { handoff.value.1(handoff.value.0, done) }
+            queue.addOperation { identity.run { handoff.value.1(handoff.value.0, done) } }
         }
         while answered.wait(timeout: .now() + 0.05) == .timedOut {
             if isCancelled() { throw CancellationError() }

@@ -66,9 +66,11 @@ extension Entitlements {
 
     /// The calling code's identity: the active ``IdentityScope``'s, else the
     /// process's, from its environment.
-    /// - Throws: ``AppGroupError/missingIdentity(hint:)`` when the environment names none.
+    /// - Throws: ``AppGroupError/missingIdentity(hint:)`` when the environment names none;
+    ///   ``AppGroupError/identityScopeConflict(_:)`` where the calling code could be
+    ///   another scope's (see ``IdentityScope/active``).
     public static func current() throws -> Entitlements {
-        if let scope = IdentityScope.active { return scope.entitlements }
+        if let scope = try IdentityScope.active { return scope.entitlements }
         guard let identity = try fromEnvironment() else {
             throw AppGroupError.missingIdentity(hint:
                 "set \(EnvironmentKey.applicationIdentifier)=TEAMID.bundle.id and \(EnvironmentKey.applicationGroups)=group.a,group.b "

@@ -4,41 +4,47 @@ import Foundation
 /// that one test process can act as several targets in turn: "as the share
 /// extension, then as the app".
 ///
-/// Inside ``run(_:)``, every API that asks "who is calling?" answers with this
-/// scope instead of the process environment:
+/// Inside ``run(_:)`` (or ``run(isolation:_:)``), every API that asks "who is
+/// calling?" answers with this scope instead of the process environment:
 /// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`,
 /// ``ContainerResolver/current(root:)`` and so the defaults suites,
 /// ``Entitlements/current()``, and the keychain's `SecItem...` functions.
 ///
-/// The model:
+/// The model. The rule it keeps: a scope's identity never reaches another scope's
+/// work; where the package cannot tell whose work is asking, it refuses
+/// (``AppGroupError/identityScopeConflict(_:)``) rather than answer as the wrong target.
 /// - **What is bound**: the entitlements, the container root (nil keeps
 ///   `APP_GROUP_CONTAINERS_ROOT` or the default), extra environment variables
 ///   (``environment``, for example the keychain device), and typed values the
 ///   package's modules attach (the keychain binds its `Keychain` there).
-/// - **Task-local, and process-wide for queues and threads**: the scope is bound
-///   to the task running ``run(_:)`` (child tasks and `Task { }` inherit it), and
-///   also held in one process-wide slot, because work the code under test hops to
-///   a `DispatchQueue`, an `OperationQueue` or a `Thread` inherits no task-local
-///   value. Code that runs outside any Swift task (such hopped work) sees the
-///   process-wide scope; code in a task sees only its own task's scope, so another
-///   test's task outside every scope still sees none (and `Task.detached` inside
-///   a scope sees none either).
-/// - **One at a time**: since there is one slot, a second scope entered on another
-///   task or thread waits (blocking its thread) until the first ends. Concurrent tests therefore
-///   serialise their scopes instead of seeing each other's identity. Use scopes
-///   for "as the extension, then as the app"; real processes remain the way to
-///   test real concurrency.
-/// - **Nesting**: a scope entered inside another on the same task (or the same
-///   thread for synchronous code) replaces it until the inner one ends. A scope
-///   entered from work hopped to another thread inside a scope is not nested: it
-///   waits for the outer scope to end, so do not wait for such work inside the
-///   outer scope.
-/// - **The asynchronous form** (``run(isolation:_:)``) binds the task only, never
-///   the slot, and never waits: see there why.
-/// - **Work that outlives the scope** (a queue item still running after `run`
-///   returned) sees whatever is bound then: nothing (the environment again) or a
-///   later scope. Wait for the work you start before the scope ends.
-public struct IdentityScope: Sendable, CustomStringConvertible {
+/// - **The task, and the tasks it starts**: both forms bind the scope to the task
+///   running `run` (outside any task, to the thread), and child tasks and
+///   `Task { }` started inside inherit it while it lasts. Code in a task sees only
+///   its own task's scope: another test's task outside every scope sees none, and so
+///   does `Task.detached`.
+/// - **Work hopped to a queue or a thread** (`DispatchQueue`, `OperationQueue`,
+///   `Thread`) inherits no task-local value, so it is answered from the scopes live
+///   in the process: the one live scope when all live scopes are equal (one target
+///   on one device: it must be its own); the environment when none is live; and,
+///   when different scopes are live (parallel tests each in their own), a refusal:
+///   the work may be any one's. Carry the scope to such work explicitly: capture
+///   ``active`` where the work starts and run the work in it with
+///   ``run(_:_:)``. The package's own callbacks (observers, file presenters,
+///   `LAContext` replies) carry the identity that registered them this way.
+/// - **Never waits**: a scope entered on another task or thread runs beside this one
+///   (a scope that waited would block a thread of Swift's cooperative pool, as wide
+///   as the machine's cores, while the scope it waits for may need one to finish).
+/// - **Nesting**: a scope entered on the task or thread that runs another replaces
+///   it until the inner one ends, for hopped work too. A task that inherited a scope
+///   and enters another (a `Task { }` started inside) is not nested: its scope runs
+///   beside the first and changes nothing the first one's work sees.
+/// - **Work that outlives the scope**: a task that inherited a scope which has ended
+///   is refused; hopped work still running after `run` returned is answered from
+///   whatever scopes are live then. Wait for the work you start before the scope ends.
+/// - **What cannot be told apart**: work that code outside every scope hops to a
+///   queue, while exactly one scope is live elsewhere, is answered as that scope;
+///   run such code in `IdentityScope.run(nil) { }` to keep it the environment's.
+public struct IdentityScope: Sendable, Hashable, CustomStringConvertible {
     /// The identity bound.
     public let entitlements: Entitlements
     /// The container root bound; nil keeps the environment's (or the default).
@@ -46,8 +52,9 @@ public struct IdentityScope: Sendable, CustomStringConvertible {
     /// Environment variables seen by APIs that read the environment inside the
     /// scope (on top of the process's own and the identity's, see ``effectiveEnvironment``).
     public let environment: [String: String]
-    /// Typed values attached by the package's modules, by key.
-    package let values: [String: any Sendable]
+    /// Typed values attached by the package's modules, by key (hashable, so that two
+    /// scopes that answer alike compare equal).
+    package let values: [String: any Hashable & Sendable]
 
     /// - Parameters:
     ///   - entitlements: who the code inside the scope runs as.
@@ -57,7 +64,7 @@ public struct IdentityScope: Sendable, CustomStringConvertible {
         self.init(entitlements: entitlements, root: root, environment: environment, values: [:])
     }
 
-    package init(entitlements: Entitlements, root: URL?, environment: [String: String], values: [String: any Sendable]) {
+    package init(entitlements: Entitlements, root: URL?, environment: [String: String], values: [String: any Hashable & Sendable]) {
         self.entitlements = entitlements
         self.root = root?.standardizedFileURL
         self.environment = environment
@@ -65,7 +72,7 @@ public struct IdentityScope: Sendable, CustomStringConvertible {
     }
 
     /// This scope with `value` attached under `key`.
-    package func attaching(_ value: any Sendable, forKey key: String) -> IdentityScope {
+    package func attaching(_ value: any Hashable & Sendable, forKey key: String) -> IdentityScope {
         var values = values
         values[key] = value
         return IdentityScope(entitlements: entitlements, root: root, environment: environment, values: values)
@@ -83,105 +90,85 @@ public struct IdentityScope: Sendable, CustomStringConvertible {
         "IdentityScope(\(entitlements.applicationIdentifier)" + (root.map { " on \($0.path)" } ?? "") + ")"
     }
 
+    /// Equal scopes answer every "who is calling?" alike: same identity, root,
+    /// environment and attached values.
+    public static func == (lhs: IdentityScope, rhs: IdentityScope) -> Bool {
+        lhs.entitlements == rhs.entitlements && lhs.root == rhs.root && lhs.environment == rhs.environment
+            && lhs.values.count == rhs.values.count
+            && lhs.values.allSatisfy { key, value in rhs.values[key].map { AnyHashable($0) == AnyHashable(value) } ?? false }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entitlements)
+        hasher.combine(root)
+        hasher.combine(environment)
+        hasher.combine(Set(values.keys))
+    }
+
     // MARK: The binding
 
-    /// The scope of the calling code: the task's own; outside any Swift task (work
-    /// hopped to a queue or a thread), the process-wide one; else nil.
+    /// The scope of the calling code (see the type's discussion for the model): the
+    /// task's or thread's own; for work hopped to a queue or a thread, the one live
+    /// scope; nil when none applies (the process's environment answers).
+    ///
+    /// Capture it where work starts, to carry it to a queue or thread with ``run(_:_:)``:
+    ///
+    /// ```swift
+    /// let scope = try IdentityScope.active
+    /// DispatchQueue.global().async {
+    ///     IdentityScope.run(scope) { UserDefaults.standard.set(true, forKey: "seen") }
+    /// }
+    /// ```
+    /// - Throws: ``AppGroupError/identityScopeConflict(_:)`` when the answer could be
+    ///   another scope's: hopped work while different scopes are live, or a
+    ///   task that outlived the scope it inherited.
     public static var active: IdentityScope? {
-        if let taskScope { return taskScope }
-        if withUnsafeCurrentTask(body: { $0 != nil }) { return nil }
-        return ScopeGate.shared.current
+        get throws(AppGroupError) {
+            if let binding { return try ScopeRegistry.shared.scope(for: binding) }
+            if withUnsafeCurrentTask(body: { $0 != nil }) { return nil }
+            return try ScopeRegistry.shared.scopeOfHoppedWork()
+        }
     }
 
-    @TaskLocal static var taskScope: IdentityScope?
-    /// The token of the scope tree the current task holds, to tell nesting from a second scope.
-    @TaskLocal static var heldToken: UInt64?
+    /// What the current task (or, outside any task, thread) is bound to.
+    @TaskLocal static var binding: ScopeBinding?
 
     /// Runs `body` with this scope active (see the type's discussion for the model).
-    /// Waits, blocking the thread, while another task or thread holds a scope.
+    /// Never waits for other scopes.
     public func run<T>(_ body: () throws -> T) rethrows -> T {
-        let gate = ScopeGate.shared
-        if let token = Self.heldToken, gate.isHeld(by: token) {
-            gate.push(self)
-            defer { gate.pop() }
-            return try Self.$taskScope.withValue(self, operation: body)
-        }
-        let token = gate.acquire(self)
-        defer { gate.release() }
-        return try Self.$heldToken.withValue(token) { try Self.$taskScope.withValue(self, operation: body) }
+        let frame = ScopeRegistry.shared.enter(self, within: Self.binding)
+        defer { ScopeRegistry.shared.exit(frame) }
+        return try Self.$binding.withValue(.frame(frame), operation: body)
     }
 
-    /// Runs `body` with this scope bound to the current task and its child tasks
-    /// (`async let`, task groups, `Task { }`), never process-wide: work `body` hops
-    /// to a queue or a thread does not see it (use the synchronous form around such
-    /// code). It never waits for other scopes. Why: a scope held process-wide across
-    /// an `await` would make synchronous scopes on other tasks block the threads of
-    /// Swift's cooperative pool until it ends, while its own continuation needs one
-    /// of those threads to resume; with a pool as small as the machine's cores, that
-    /// deadlocks.
+    /// Runs `body` with this scope bound to the current task and the tasks it starts
+    /// (`async let`, task groups, `Task { }`), as the synchronous form does; work it
+    /// hops to a queue or a thread is answered as the type's discussion says. Never
+    /// waits for other scopes (a wait across an `await` here, or a synchronous scope
+    /// waiting for this one, could starve Swift's cooperative pool).
     public func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
-        try await Self.$taskScope.withValue(self, operation: body)
-    }
-}
-
-/// The process-wide slot: who holds it (a token per outermost scope) and the
-/// stack of nested scopes, guarded by an `NSCondition`.
-final class ScopeGate: @unchecked Sendable {
-    static let shared = ScopeGate()
-
-    private let condition = NSCondition()
-    private var holder: UInt64?
-    private var stack: [IdentityScope] = []
-    private var nextToken: UInt64 = 1
-
-    var current: IdentityScope? {
-        condition.lock()
-        defer { condition.unlock() }
-        return stack.last
+        let frame = ScopeRegistry.shared.enter(self, within: Self.binding)
+        defer { ScopeRegistry.shared.exit(frame) }
+        return try await Self.$binding.withValue(.frame(frame), operation: body)
     }
 
-    func isHeld(by token: UInt64) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return holder == token
+    /// Runs `body` as `scope`, or, for nil, explicitly as no scope (the process's
+    /// environment answers, even while a scope is live elsewhere): the way to carry
+    /// a scope captured with ``active`` into work on a queue or a thread.
+    ///
+    /// ```swift
+    /// let scope = try IdentityScope.active        // in the scope, where the work starts
+    /// queue.async { IdentityScope.run(scope) { try? saveDraft() } }
+    /// ```
+    public static func run<T>(_ scope: IdentityScope?, _ body: () throws -> T) rethrows -> T {
+        guard let scope else { return try $binding.withValue(.environment, operation: body) }
+        return try scope.run(body)
     }
 
-    /// Takes the slot when free; nil when another holds it.
-    private func tryTake(_ scope: IdentityScope) -> UInt64? {
-        guard holder == nil else { return nil }
-        let token = nextToken
-        nextToken += 1
-        holder = token
-        stack = [scope]
-        return token
-    }
-
-    func acquire(_ scope: IdentityScope) -> UInt64 {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let token = tryTake(scope) { return token }
-            condition.wait()
-        }
-    }
-
-    func release() {
-        condition.lock()
-        holder = nil
-        stack = []
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func push(_ scope: IdentityScope) {
-        condition.lock()
-        stack.append(scope)
-        condition.unlock()
-    }
-
-    func pop() {
-        condition.lock()
-        _ = stack.popLast()
-        condition.unlock()
+    /// The asynchronous form of ``run(_:_:)``, for example in `Task.detached`.
+    public static func run<T>(_ scope: IdentityScope?, isolation: isolated (any Actor)? = #isolation,
+                              _ body: () async throws -> T) async rethrows -> T {
+        guard let scope else { return try await $binding.withValue(.environment, operation: body) }
+        return try await scope.run(isolation: isolation, body)
     }
 }

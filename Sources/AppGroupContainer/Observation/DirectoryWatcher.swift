@@ -13,7 +13,8 @@ public final class DirectoryWatcher: Sendable {
     private let stop: Locked<(() -> Void)?>
 
     /// Starts watching `directory`, calling `handler` on a private thread with the
-    /// set of entry names changed since the last call.
+    /// set of entry names changed since the last call. The handler runs as the
+    /// identity of the code that made the watcher (its `IdentityScope`, or none).
     /// - Throws: when the directory cannot be watched (missing, not a directory,
     ///   the inotify limit reached).
     public convenience init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws {
@@ -26,8 +27,11 @@ public final class DirectoryWatcher: Sendable {
     /// names in one set. For the share inbox, whose journal logs grow in place.
     /// When `appendsIn` is removed and made again, the new directory is watched
     /// (its name is reported once, for what it got before the watch moved).
-    package init(directory: URL, appendsIn second: URL?, handler: @escaping @Sendable (Set<String>) -> Void) throws {
+    package init(directory: URL, appendsIn second: URL?, handler delivered: @escaping @Sendable (Set<String>) -> Void) throws {
         self.directory = directory
+        // Its thread inherits no scope: it answers as whoever made the watcher.
+        let identity = CarriedIdentity.here()
+        let handler: @Sendable (Set<String>) -> Void = { names in identity.run { delivered(names) } }
         #if os(Linux)
         var remade: Remade?
         let inotify = try Sys.inotifyInit()

@@ -20,8 +20,8 @@ extension SimulatedDevice {
 
     /// The asynchronous form of ``run(as:_:)``: runs `body` as `target` on this
     /// device. Like ``SimulatedTarget/run(on:environment:isolation:_:)``, it binds the
-    /// target to the current task and its child tasks only (work hopped to a queue
-    /// or a thread inside does not see it) and never waits for other scopes.
+    /// target to the current task and the tasks it starts (hopped work is answered as
+    /// for the synchronous form) and never waits for other scopes.
     public func run<T>(as target: SimulatedTarget, isolation: isolated (any Actor)? = #isolation,
                        _ body: (ContainerResolver) async throws -> T) async rethrows -> T {
         let resolver = resolver(for: target)

@@ -75,6 +75,7 @@ public final class SimulatedDevice: Sendable {
         try CoordinationTree.prepare(root: base.path)
         try CoordinationTree.prepare(root: root.path)
         LiveDevices.add(self)
+        ScopeRefusalRecorder.installed
         if let verdict = TestVerdict.current, verdict.adopt(self) { life.verdict = verdict }
     }
 
@@ -100,9 +101,10 @@ public final class SimulatedDevice: Sendable {
 
     /// Runs `body` as `target` on this device: it receives the target's resolver,
     /// and every API that asks who is calling (`FileManager.default.containerURL`,
-    /// the defaults suites, `SecItem...`) answers as `target` on this device, also
-    /// from work `body` hops to a queue or a thread. See ``SimulatedTarget/run(on:environment:_:)``
-    /// for the model (one such scope at a time per process).
+    /// the defaults suites, `SecItem...`) answers as `target` on this device; from
+    /// work `body` hops to a queue or a thread, while no other target's scope is live
+    /// (else that work is refused). See ``SimulatedTarget/run(on:environment:_:)``
+    /// for the model; the resolver `body` receives is never refused.
     public func run<T>(as target: SimulatedTarget, _ body: (ContainerResolver) throws -> T) rethrows -> T {
         let resolver = resolver(for: target)
         return try scope(for: target).run { try body(resolver) }

@@ -52,21 +52,27 @@ extension SimulatedTarget {
     /// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`,
     /// the defaults suites (`SharedDefaults`, which resolve through
     /// `ContainerResolver.current()`), `Entitlements.current()` and the keychain's
-    /// `SecItem...` functions answer as this target on the device, including from
-    /// work `body` hops to a `DispatchQueue`, an `OperationQueue` or a `Thread`.
+    /// `SecItem...` functions answer as this target on the device, in this task and
+    /// the tasks it starts, and in work `body` hops to a `DispatchQueue`, an
+    /// `OperationQueue` or a `Thread` while no other target's scope is live.
     ///
     /// ```swift
     /// let shared = try notes.shareExtension.run(on: device) { try saveDraft() }
     /// try notes.app.run(on: device) { #expect(try loadDrafts() == [shared]) }
     /// ```
     ///
-    /// The model (`IdentityScope`): the binding is process-wide, so only one target
-    /// runs at a time; a run on another task or thread waits for the current one to
-    /// end (concurrent tests serialise rather than see each other's identity). A run
-    /// nested on the same task replaces the outer target until it ends. Work still
-    /// running after `body` returns sees whatever is bound then: wait for it inside.
-    /// Real processes (``SimulatedDevice/spawn(_:_:as:environment:timeout:)``) remain
-    /// the way to test real concurrency between targets.
+    /// The model (`IdentityScope`, and <doc:IdentityScopes>): a scope's identity never
+    /// reaches another scope's work. Runs on other tasks or threads (parallel tests)
+    /// run beside this one and never wait; while one of another target is live, work
+    /// hopped to a queue or a thread could be either's, so it is refused
+    /// (`AppGroupError.identityScopeConflict`: containerURL nil, `UserDefaults` that
+    /// refuse every call, `errSecNotAvailable`), never answered as the wrong target.
+    /// Carry the scope to such work explicitly (`let scope = try IdentityScope.active`,
+    /// then `IdentityScope.run(scope) { ... }` in the work). A run nested on the same
+    /// task replaces the outer target until it ends. A task started inside that runs
+    /// after `body` returns is refused: wait for it inside. Real processes
+    /// (``SimulatedDevice/spawn(_:_:as:environment:timeout:)``) remain the way to test
+    /// real concurrency between targets.
     /// - Parameters:
     ///   - device: the device whose root the code sees.
     ///   - environment: extra variables the scope shows, for example
@@ -77,8 +83,8 @@ extension SimulatedTarget {
     }
 
     /// The asynchronous form of ``run(on:environment:_:)``: binds the target to the
-    /// current task and its child tasks only (`IdentityScope.run(isolation:_:)` says
-    /// why), so work hopped to a queue or a thread inside it does not see it; it never waits.
+    /// current task and the tasks it starts, across its `await`s; work hopped to a
+    /// queue or a thread is answered as for the synchronous form. It never waits.
     public func run<T>(on device: SimulatedDevice, environment: [String: String] = [:],
                        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
         try await device.scope(for: self, environment: environment).run(isolation: isolation, body)

@@ -14,7 +14,10 @@ extension UserDefaults {
                 defer { warnedUnavailable = true }
                 return !warnedUnavailable
             }
-            if first { Diagnostics.warn("UserDefaults \(operation): no suite, nothing read or written: \(error)") }
+            // A refused identity is said at every call: each is a value not written or not read.
+            if first || error.isIdentityScopeRefusal {
+                Diagnostics.warn("UserDefaults \(operation): no suite, nothing read or written: \(error)")
+            }
             return nil
         }
     }

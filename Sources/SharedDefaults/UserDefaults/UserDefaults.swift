@@ -58,9 +58,24 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// Nil, as on Apple's platforms, for `NSGlobalDomain` and the target's own
     /// bundle identifier; here also for a name that cannot be a file name and when
     /// the process has no identity (the reason goes through `Diagnostics.handler`).
+    ///
+    /// Where the caller could be another identity scope's (work hopped to a queue
+    /// while several targets' scopes are live, see `IdentityScope`), an object that
+    /// refuses every call: reads find nothing, writes write nothing, each call says
+    /// why through `Diagnostics.handler`, and ``lastError`` holds the conflict
+    /// (`SharedDefaultsError.suiteUnavailable` with `AppGroupError.identityScopeConflict`).
+    /// Not nil there, so that `UserDefaults(suiteName: group)!` does not crash the
+    /// test process.
     public init?(suiteName suitename: String?) {
+        let resolved = Result { try SharedDefaults.environmentResolver(suiteName: suitename) }
+        if case .failure(let error as SharedDefaultsError) = resolved, error.isIdentityScopeRefusal {
+            Diagnostics.warn("\(Self.call(suitename)): every call on this object is refused: \(error)")
+            backing = .unavailable(error)
+            super.init()
+            return
+        }
         guard let suite = SharedDefaults(lenientSuiteName: suitename, call: Self.call(suitename),
-                                         resolving: { try SharedDefaults.environmentResolver(suiteName: suitename) }) else { return nil }
+                                         resolving: { try resolved.get() }) else { return nil }
         backing = .suite(suite)
         super.init()
     }
@@ -107,7 +122,9 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// (`<root>/Applications/<bundle id>/Library/Preferences/<bundle id>.plist`) and
     /// shared by every process of the same target, as iOS's standard defaults are.
     /// One object per identity and root (`ContainerResolver.current()`). Without an
-    /// identity it reads and writes nothing, and says why.
+    /// identity it reads and writes nothing, and says why; so does the object given
+    /// where the caller could be another identity scope's (see ``init(suiteName:)``),
+    /// at every call, with the conflict in ``lastError``.
     open class var standard: UserDefaults { StandardSuites.current() }
 
     /// Forgets the ``standard`` objects made so far; the next access opens them again.

@@ -17,7 +17,7 @@ import Foundation
 /// Every call reads the device's file (cached by file identity); every change is a
 /// read-modify-write under the device's write lock, saved atomically, so processes
 /// sharing a device never lose each other's items.
-public struct Keychain: Sendable, CustomStringConvertible {
+public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     /// The simulated device whose keychain this is.
     public let device: KeychainDevice
     /// The calling process's identity.
@@ -50,7 +50,7 @@ public struct Keychain: Sendable, CustomStringConvertible {
             }
             identity = found
         } catch let error as AppGroupError {
-            throw KeychainError.notAvailable(problem: error.description)
+            throw KeychainError.notAvailable(problem: "\(error)")
         }
         let name = environment[Behavior.environmentKey] ?? ""
         guard let behavior = Behavior(named: name) else {
@@ -66,8 +66,17 @@ public struct Keychain: Sendable, CustomStringConvertible {
     /// ``withCurrent(_:_:)``; else, inside an `IdentityScope` (for example
     /// `SimulatedTarget.run(on:)`), the scope's identity on the device its
     /// environment names (its root, `APP_GROUP_KEYCHAIN_DEVICE`); else ``fromEnvironment(_:)``.
+    /// - Throws: ``KeychainError/notAvailable(problem:)`` (`errSecNotAvailable` from
+    ///   `SecItem...`) without an identity, and where the calling code could be another
+    ///   scope's: the problem is the `IdentityScopeConflict`, naming both scopes.
     public static func current() throws -> Keychain {
-        guard let scope = IdentityScope.active else { return try fromEnvironment() }
+        let active: IdentityScope?
+        do {
+            active = try IdentityScope.active
+        } catch {
+            throw KeychainError.notAvailable(problem: "\(error)")
+        }
+        guard let scope = active else { return try fromEnvironment() }
         if let bound = scope.values[scopeKey] as? Keychain { return bound }
         return try fromEnvironment(scope.effectiveEnvironment)
     }
@@ -76,17 +85,20 @@ public struct Keychain: Sendable, CustomStringConvertible {
     /// global `SecItem...` functions runs as that identity (the package's tests run
     /// code written for the platform's keychain this way).
     ///
-    /// The binding is an `IdentityScope` (identity, the device's root, this keychain):
-    /// work `body` hops to a `DispatchQueue`, an `OperationQueue` or a `Thread` sees it
-    /// too, every other API of the package answers as the same identity, and a second
-    /// scope on another task or thread waits until this one ends (see `IdentityScope`).
+    /// The binding is an `IdentityScope` (identity, the device's root, this keychain),
+    /// and every other API of the package answers as the same identity. Work `body`
+    /// hops to a `DispatchQueue`, an `OperationQueue` or a `Thread` sees it while no
+    /// other target's scope is live in the process; while one is (parallel tests),
+    /// such work is refused (`errSecNotAvailable`, naming both) rather than answered
+    /// as either: carry the scope to it with `IdentityScope.run(_:_:)` (see `IdentityScope`).
+    /// It never waits for other scopes.
     public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
         try keychain.scope.run(body)
     }
 
     /// The asynchronous form of ``withCurrent(_:_:)``: binds `keychain` to the current
-    /// task and its child tasks only, not to work hopped to queues or threads (see
-    /// `IdentityScope.run(isolation:_:)` for why); it never waits.
+    /// task and the tasks it starts; hopped work is answered as for the synchronous
+    /// form (see `IdentityScope`). It never waits.
     public static func withCurrent<T>(_ keychain: Keychain, isolation: isolated (any Actor)? = #isolation,
                                       _ body: () async throws -> T) async rethrows -> T {
         try await keychain.scope.run(isolation: isolation, body)

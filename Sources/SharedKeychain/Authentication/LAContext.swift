@@ -129,9 +129,11 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         // Resolved here: the task's bound keychain does not travel to the reply queue.
         let device = Result { try resolveDevice() }
+        // The reply runs as the caller's identity (its IdentityScope), as in its own process.
+        let identity = CarriedIdentity.here()
         DispatchQueue.global().async {
             let error = self.evaluate(policy, localizedReason, device)
-            reply(error == nil, error)
+            identity.run { reply(error == nil, error) }
         }
     }
 
@@ -197,7 +199,9 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
     private func resolveDevice() throws -> KeychainDevice {
         if let simulatedDevice { return simulatedDevice }
         // The keychain of the calling scope or environment names the device; a process
-        // with no identity still has a device (its environment's).
+        // with no identity still has a device (its environment's). A refused scope is
+        // not that: the environment's device would be another target's.
+        _ = try IdentityScope.active
         if let keychain = try? Keychain.current() { return keychain.device }
         return try KeychainDevice.fromEnvironment()
     }
