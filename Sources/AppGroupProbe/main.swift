@@ -8,6 +8,7 @@ import Foundation
 //   increment --file F --count N          N coordinated read-increment-write cycles
 //   hold --file F [--mode read|write]     take a lock, print "locked", sleep until killed
 //   lock-path --file F                    print the lock file of F, found from the path alone
+//   many-items --dir D --count N          coordinate N distinct items in D; print "open <fds>"
 //   wait-lock --file F [--timeout S]      print "waiting", take the write lock; print
 //                                         "acquired" or "timeout: <error>" (exit 3)
 //   replace --file F --count N --size B   atomically replace F with N uniform files of B bytes
@@ -116,6 +117,14 @@ do {
         } else {
             try FileCoordinator().coordinate(writingItemAt: url, byAccessor: body)
         }
+    case "many-items":
+        // N coordinated writes of N distinct items, then how many descriptors are open.
+        let directory = URL(fileURLWithPath: option("dir"))
+        let coordinator = FileCoordinator()
+        for i in 0..<intOption("count") {
+            try coordinator.coordinate(writingItemAt: directory.appendingPathComponent("item-\(i)")) { _ in }
+        }
+        say("open \((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1)")
     case "lock-path":
         // Where this process, knowing only the path, finds the item's lock file.
         say(try FileCoordinator.lockFileURL(for: URL(fileURLWithPath: option("file"))).path)

@@ -277,6 +277,18 @@ extension MultiProcess {
             }
         }
 
+        @Test("a process that coordinates 3,000 distinct items keeps at most 64 idle lock descriptors open, not one per item")
+        func idleLockDescriptorsAreBounded() throws {
+            try SimulatedDevice.with { device in
+                let folder = try Self.container(device).appendingPathComponent("Library/Caches")
+                let few = try Probe.run(["many-items", "--dir", folder.path, "--count", "10"]).outputLines
+                let many = try Probe.run(["many-items", "--dir", folder.path, "--count", "3000"]).outputLines
+                let open = { (lines: [String]) in lines.first.flatMap { Int($0.dropFirst("open ".count)) } ?? -1 }
+                #expect(open(few) > 0 && open(many) > 0)
+                #expect(open(many) - open(few) <= 64, "10 items: \(open(few)) descriptors, 3,000 items: \(open(many))")
+            }
+        }
+
         /// Runs `body` with a way to run commands as uid 65534, or says once why not.
         static func asAnotherUser(_ body: (_ run: ([String]) throws -> ProcessOutcome) throws -> Void) throws {
             guard getuid() == 0, let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {

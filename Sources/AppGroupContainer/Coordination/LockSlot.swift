@@ -37,7 +37,10 @@ final class LockSlot: @unchecked Sendable {
         lockPath = placement.path
     }
 
-    deinit { for handle in idle { Sys.close(handle.fd) } }
+    deinit {
+        for handle in idle { Sys.close(handle.fd) }
+        IdleLockDescriptors.release(idle.count)
+    }
 
     /// An idle descriptor, or a new one on the lock file in its tree (O_RDWR,
     /// O_NOFOLLOW, O_NONBLOCK so a FIFO planted there cannot block the open; 0600),
@@ -47,7 +50,10 @@ final class LockSlot: @unchecked Sendable {
         mutex.lock()
         let reused = idle.popLast()
         mutex.unlock()
-        if let reused { return reused }
+        if let reused {
+            IdleLockDescriptors.release(1)
+            return reused
+        }
         let directory = placement.beside ? try ContainedDirectory.open(placement.tree.path) : try placement.tree.open(creating: true)
         defer { directory.close() }
         let (fd, made) = try open(in: directory)
@@ -95,10 +101,11 @@ final class LockSlot: @unchecked Sendable {
         }
     }
 
-    /// Returns an unlocked descriptor for the next holder.
+    /// Returns an unlocked descriptor for the next holder: kept idle while this
+    /// slot and the whole process are within their bounds, else closed.
     func giveBack(_ handle: Handle) {
         mutex.lock()
-        let keep = idle.count < Self.maxIdle
+        let keep = idle.count < Self.maxIdle && IdleLockDescriptors.reserve()
         if keep { idle.append(handle) }
         mutex.unlock()
         if !keep { Sys.close(handle.fd) }
@@ -112,6 +119,7 @@ final class LockSlot: @unchecked Sendable {
         idle.removeAll()
         mutex.unlock()
         for handle in stale { Sys.close(handle.fd) }
+        IdleLockDescriptors.release(stale.count)
     }
 }
 
@@ -154,5 +162,31 @@ enum LockSlots {
         guard let old = FileLock.versionOneLockPath(forStandardizedPath: itemPath),
               let st = try? Sys.lstat(old), Sys.isRegular(st) else { return }
         throw AppGroupError.olderLockingProtocol(path: itemPath, lockFile: old)
+    }
+}
+
+/// How many idle lock descriptors the whole process keeps: each slot keeps up to
+/// four, but a process that coordinates thousands of items (a test run, a folder
+/// of many files) would otherwise hold a descriptor per item it ever touched, up
+/// to the slot table's 1,024 entries: near a default limit of 1,024 open files,
+/// where every other open then fails with EMFILE. Past the budget a released
+/// descriptor is closed; the next lock of that item opens one again.
+enum IdleLockDescriptors {
+    static let budget = 64
+    private static let count = Locked(0)
+
+    /// Takes one place in the budget; false when it is spent.
+    static func reserve() -> Bool {
+        count.withLock { count in
+            guard count < budget else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// Gives back `places`.
+    static func release(_ places: Int) {
+        guard places > 0 else { return }
+        count.withLock { $0 = max($0 - places, 0) }
     }
 }

@@ -95,7 +95,13 @@ public final class LaunchedProcess: @unchecked Sendable {
                         output.append(chunk)
                     }
                     unlockAfterChange()
-                    if chunk.isEmpty { return }
+                    if chunk.isEmpty {
+                        // Closed at once rather than when the process object goes: a
+                        // test run starts thousands of processes, and every descriptor
+                        // left open is one more that each later spawn must close.
+                        try? handle.close()
+                        return
+                    }
                 }
             }
             thread.start()
