@@ -8,7 +8,7 @@ package enum XMLPropertyListWriter {
     /// The bytes of `tree`, UTF-8.
     /// - Throws: ``PropertyListError`` for a date the format cannot hold (not
     ///   finite) or nesting deeper than ``PropertyListLimits/maximumDepth``.
-    package static func write(_ tree: PropertyListTree) throws -> Data {
+    package static func write(_ tree: PropertyListTree) throws(PropertyListError) -> Data {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -20,7 +20,7 @@ package enum XMLPropertyListWriter {
         return Data(out.utf8)
     }
 
-    private static func append(_ tree: PropertyListTree, to out: inout String, depth: Int) throws {
+    private static func append(_ tree: PropertyListTree, to out: inout String, depth: Int) throws(PropertyListError) {
         let indent = String(repeating: "\t", count: depth)
         switch tree {
         case .string(let s): out += "\(indent)<string>\(escaped(s))</string>\n"

@@ -14,7 +14,7 @@ import Foundation
 package enum XMLPropertyListReader {
     /// The value `data` holds.
     /// - Throws: ``PropertyListError`` saying what is wrong and at which byte.
-    package static func read(_ data: Data) throws -> PropertyListTree {
+    package static func read(_ data: Data) throws(PropertyListError) -> PropertyListTree {
         var parser = Parser(bytes: [UInt8](data))
         return try parser.run()
     }
@@ -42,7 +42,7 @@ package enum XMLPropertyListReader {
             PropertyListError("an XML property list that cannot be read: \(what) (at byte \(at ?? i))")
         }
 
-        mutating func run() throws -> PropertyListTree {
+        mutating func run() throws(PropertyListError) -> PropertyListTree {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
             if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
                 throw PropertyListError("an XML property list in UTF-16, which is not read; convert it to UTF-8 (plutil -convert xml1)")
@@ -66,7 +66,7 @@ package enum XMLPropertyListReader {
         }
 
         /// Reads one value whose opening tag is `first`, containers included.
-        mutating func value(startingWith first: Tag) throws -> PropertyListTree {
+        mutating func value(startingWith first: Tag) throws(PropertyListError) -> PropertyListTree {
             var stack: [Frame] = []
             var tag = first
             while true {
@@ -122,7 +122,7 @@ package enum XMLPropertyListReader {
             }
         }
 
-        mutating func scalar(_ tag: Tag) throws -> PropertyListTree {
+        mutating func scalar(_ tag: Tag) throws(PropertyListError) -> PropertyListTree {
             switch tag.name {
             case "string": return .string(try text(of: tag))
             case "true", "false":
@@ -165,7 +165,7 @@ package enum XMLPropertyListReader {
         }
 
         /// The character content of `tag` up to its closing tag ("" for an empty element).
-        mutating func text(of tag: Tag) throws -> String {
+        mutating func text(of tag: Tag) throws(PropertyListError) -> String {
             if tag.empty { return "" }
             var out: [UInt8] = []
             while i < bytes.count {
@@ -199,7 +199,7 @@ package enum XMLPropertyListReader {
             throw fail("<\(tag.name)> is never closed", at: tag.at)
         }
 
-        mutating func entity() throws -> String {
+        mutating func entity() throws(PropertyListError) -> String {
             let start = i
             guard let semicolon = bytes[i...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
                 throw fail("an & that begins no entity", at: start)
@@ -238,7 +238,7 @@ package enum XMLPropertyListReader {
             return nil
         }
 
-        mutating func skipComment() throws {
+        mutating func skipComment() throws(PropertyListError) {
             let start = i
             i += 4
             guard let end = find("-->") else { throw fail("an unterminated comment", at: start) }
@@ -250,7 +250,7 @@ package enum XMLPropertyListReader {
         }
 
         /// Whitespace and comments.
-        mutating func skipMisc() throws {
+        mutating func skipMisc() throws(PropertyListError) {
             while true {
                 skipWhitespace()
                 if starts("<!--") { try skipComment() } else { return }
@@ -259,7 +259,7 @@ package enum XMLPropertyListReader {
 
         /// The XML declaration, a DOCTYPE (its internal subset, if any, skipped,
         /// never interpreted), comments and whitespace.
-        mutating func skipProlog() throws {
+        mutating func skipProlog() throws(PropertyListError) {
             while true {
                 try skipMisc()
                 if starts("<?") {
@@ -291,7 +291,7 @@ package enum XMLPropertyListReader {
         }
 
         /// The next tag, after whitespace and comments; text there is an error.
-        mutating func nextTag() throws -> Tag {
+        mutating func nextTag() throws(PropertyListError) -> Tag {
             try skipMisc()
             let at = i
             guard i < bytes.count else { throw fail("the file ends where an element was expected") }

@@ -13,7 +13,7 @@ package enum BinaryPropertyListWriter {
     /// The bytes of `tree`.
     /// - Throws: ``PropertyListError`` when `tree` is nested deeper than
     ///   ``PropertyListLimits/maximumDepth`` (the readers would refuse the file).
-    package static func write(_ tree: PropertyListTree) throws -> Data {
+    package static func write(_ tree: PropertyListTree) throws(PropertyListError) -> Data {
         var table = ObjectTable()
         _ = try table.add(tree, depth: 1)
         return table.encode()
@@ -42,7 +42,7 @@ package enum BinaryPropertyListWriter {
         /// A guess of the output's size, so the buffer grows rarely.
         var estimate = 64
 
-        mutating func add(_ tree: PropertyListTree, depth: Int) throws -> Int {
+        mutating func add(_ tree: PropertyListTree, depth: Int) throws(PropertyListError) -> Int {
             switch tree {
             case .array(let items):
                 try check(depth)
@@ -73,7 +73,7 @@ package enum BinaryPropertyListWriter {
             }
         }
 
-        private func check(_ depth: Int) throws {
+        private func check(_ depth: Int) throws(PropertyListError) {
             if depth > PropertyListLimits.maximumDepth {
                 throw PropertyListError("a value nested deeper than \(PropertyListLimits.maximumDepth) levels of arrays and dictionaries cannot be written")
             }

@@ -14,8 +14,8 @@ package enum BinaryPropertyListReader {
     /// - Parameter allowingUIDs: read a UID (a keyed archive's object reference) as
     ///   the integer it holds instead of refusing it; for checking archives before
     ///   `NSKeyedUnarchiver` sees them, never for storing.
-    package static func read(_ data: Data, allowingUIDs: Bool = false) throws -> PropertyListTree {
-        try data.withUnsafeBytes { raw in
+    package static func read(_ data: Data, allowingUIDs: Bool = false) throws(PropertyListError) -> PropertyListTree {
+        try data.withBytes { (raw) throws(PropertyListError) in
             var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: allowingUIDs, building: true)
             defer { parser.release() }
             return try parser.run(from: parser.top)
@@ -28,7 +28,7 @@ package enum BinaryPropertyListReader {
     /// then needs one key takes it with ``value(forKey:inCheckedDictionary:)``
     /// instead of decoding every value.
     /// - Throws: the ``PropertyListError`` `read` would throw.
-    package static func check(_ data: Data) throws -> PropertyListTree {
+    package static func check(_ data: Data) throws(PropertyListError) -> PropertyListTree {
         try check(data, lookingUp: nil).root
     }
 
@@ -36,12 +36,12 @@ package enum BinaryPropertyListReader {
     /// ``value(forKey:inCheckedDictionary:)`` gives it, found on the check's own
     /// pass over the keys (nil `key`: none looked up).
     /// - Throws: the ``PropertyListError`` `read` would throw.
-    package static func check(_ data: Data, lookingUp key: String?) throws -> (root: PropertyListTree, value: PropertyListTree?) {
-        try data.withUnsafeBytes { raw in
+    package static func check(_ data: Data, lookingUp key: String?) throws(PropertyListError) -> (root: PropertyListTree, value: PropertyListTree?) {
+        try data.withBytes { (raw) throws(PropertyListError) in
             var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false, building: false)
             defer { parser.release() }
             guard var target = key else { return (try parser.run(from: parser.top), nil) }
-            return try target.withUTF8 { utf8 in
+            return try target.withUTF8Bytes { (utf8) throws(PropertyListError) in
                 parser.lookup = utf8
                 let root = try parser.run(from: parser.top)
                 guard let found = parser.found else { return (root, nil) }
@@ -59,10 +59,10 @@ package enum BinaryPropertyListReader {
     /// of a key given twice, the last value (as `read` keeps it). Nil when the key is
     /// absent or the top object is not a dictionary. For data that ``check(_:)``
     /// accepted; on other data it throws what `read` would, or finds what it can.
-    package static func value(forKey key: String, inCheckedDictionary data: Data) throws -> PropertyListTree? {
+    package static func value(forKey key: String, inCheckedDictionary data: Data) throws(PropertyListError) -> PropertyListTree? {
         var key = key
-        return try key.withUTF8 { utf8 in
-            try data.withUnsafeBytes { raw in
+        return try key.withUTF8Bytes { (utf8) throws(PropertyListError) in
+            try data.withBytes { (raw) throws(PropertyListError) in
                 var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false, building: true)
                 defer { parser.release() }
                 guard let child = try parser.child(forKey: utf8) else { return nil }
@@ -106,7 +106,7 @@ package enum BinaryPropertyListReader {
         var lookup: UnsafeBufferPointer<UInt8>?
         var found: Int?
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool, building: Bool) throws {
+        init(_ bytes: UnsafeBufferPointer<UInt8>, allowingUIDs: Bool, building: Bool) throws(PropertyListError) {
             self.bytes = bytes
             self.uids = allowingUIDs
             self.building = building
@@ -165,14 +165,14 @@ package enum BinaryPropertyListReader {
 
         /// Fails unless `size` bytes from `at` lie within the object area (before the offset table).
         @inline(__always)
-        private func need(_ at: Int, _ size: Int, _ object: Int) throws {
+        private func need(_ at: Int, _ size: Int, _ object: Int) throws(PropertyListError) {
             guard at >= 8, size >= 0, at <= table, size <= table - at else {
                 throw PropertyListError("a truncated or damaged binary property list: object \(object) at byte \(at) needs \(size) bytes, past the end of the object area (byte \(table))")
             }
         }
 
         @inline(__always)
-        private func offset(of object: Int) throws -> Int {
+        private func offset(of object: Int) throws(PropertyListError) -> Int {
             let at = table + object * offsetSize
             let value = unsigned(at: at, size: offsetSize)
             guard value >= 8, value < UInt64(table) else {
@@ -182,7 +182,7 @@ package enum BinaryPropertyListReader {
         }
 
         @inline(__always)
-        private func reference(at: Int, in object: Int) throws -> Int {
+        private func reference(at: Int, in object: Int) throws(PropertyListError) -> Int {
             let value = unsigned(at: at, size: refSize)
             guard value < UInt64(objectCount) else {
                 throw PropertyListError("a truncated or damaged binary property list: object \(object) refers to object \(value), but there are only \(objectCount)")
@@ -197,14 +197,14 @@ package enum BinaryPropertyListReader {
         /// method got a copy of the whole parser (150 bytes, and the stack array's
         /// reference) at each call, a quarter of a check's time (perf, issue 14).
         @inline(__always)
-        private mutating func length(at: Int, marker: UInt8, object: Int) throws -> (count: Int, content: Int) {
+        private mutating func length(at: Int, marker: UInt8, object: Int) throws(PropertyListError) -> (count: Int, content: Int) {
             let low = Int(marker & 0x0F)
             if low != 0x0F { return (low, at + 1) }
             return try longLength(at: at, object: object)
         }
 
         /// ``length(at:marker:object:)`` of 15 elements or more: an integer object follows the marker.
-        private mutating func longLength(at: Int, object: Int) throws -> (count: Int, content: Int) {
+        private mutating func longLength(at: Int, object: Int) throws(PropertyListError) -> (count: Int, content: Int) {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
@@ -220,7 +220,7 @@ package enum BinaryPropertyListReader {
         }
 
         @inline(__always)
-        private mutating func count(_ object: Int) throws {
+        private mutating func count(_ object: Int) throws(PropertyListError) {
             seen += 1
             if seen > budget {
                 throw PropertyListError("a binary property list of \(bytes.count) bytes expanding to more than \(budget) values (objects referenced from many places); refused")
@@ -239,7 +239,7 @@ package enum BinaryPropertyListReader {
         }
 
         /// The value of `first` (the top object, or one value of it) and all it holds.
-        mutating func run(from first: Int) throws -> PropertyListTree {
+        mutating func run(from first: Int) throws(PropertyListError) -> PropertyListTree {
             if let scalar = try start(first) { return scalar }
             while let last = stack.indices.last {
                 let next = stack[last].next
@@ -277,7 +277,7 @@ package enum BinaryPropertyListReader {
         }
 
         /// Decodes a scalar, or pushes a container's frame and returns nil.
-        private mutating func start(_ object: Int) throws -> PropertyListTree? {
+        private mutating func start(_ object: Int) throws(PropertyListError) -> PropertyListTree? {
             try count(object)
             let at = try offset(of: object)
             let marker = bytes[at]
@@ -349,7 +349,7 @@ package enum BinaryPropertyListReader {
             }
         }
 
-        private mutating func keyString(_ object: Int, in dictionary: Int) throws -> String {
+        private mutating func keyString(_ object: Int, in dictionary: Int) throws(PropertyListError) -> String {
             try count(object)
             let at = try offset(of: object)
             let marker = bytes[at]
@@ -360,7 +360,7 @@ package enum BinaryPropertyListReader {
         }
 
         /// The ASCII (0x5) or UTF-16 (0x6) string whose marker is at `at`.
-        private mutating func string(at: Int, marker: UInt8, object: Int) throws -> String {
+        private mutating func string(at: Int, marker: UInt8, object: Int) throws(PropertyListError) -> String {
             let (n, content) = try length(at: at, marker: marker, object: object)
             if marker >> 4 == 0x5 {
                 try need(content, n, object)
@@ -385,7 +385,7 @@ package enum BinaryPropertyListReader {
             return bits & 0x80 == 0
         }
 
-        private mutating func utf16(at: Int, units: Int, object: Int) throws -> String {
+        private mutating func utf16(at: Int, units: Int, object: Int) throws(PropertyListError) -> String {
             var scalars = String.UnicodeScalarView()
             try forEachScalar(at: at, units: units, object: object) { if building { scalars.append($0) } }
             return String(scalars)
@@ -394,7 +394,7 @@ package enum BinaryPropertyListReader {
         /// Calls `body` with each scalar of the UTF-16 (big-endian) string at `at`;
         /// throws on an unpaired surrogate.
         @inline(__always)
-        private func forEachScalar(at: Int, units: Int, object: Int, _ body: (Unicode.Scalar) -> Void) throws {
+        private func forEachScalar(at: Int, units: Int, object: Int, _ body: (Unicode.Scalar) -> Void) throws(PropertyListError) {
             var i = 0
             while i < units {
                 let unit = UInt16(unsigned(at: at + 2 * i, size: 2))
@@ -418,7 +418,7 @@ package enum BinaryPropertyListReader {
         /// dictionary: the last one of a key given twice; nil when there is none or
         /// the top object is no dictionary. Keys are compared in the file, no key
         /// is decoded: an ASCII key byte for byte, a UTF-16 key scalar by scalar.
-        mutating func child(forKey key: UnsafeBufferPointer<UInt8>) throws -> Int? {
+        mutating func child(forKey key: UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> Int? {
             let at = try offset(of: top)
             let marker = bytes[at]
             guard marker >> 4 == 0xD else { return nil }
@@ -430,11 +430,11 @@ package enum BinaryPropertyListReader {
             for i in 0..<n where try keyEquals(try reference(at: refs + i * refSize, in: top), key) {
                 found = i
             }
-            return try found.map { try reference(at: refs + (n + $0) * refSize, in: top) }
+            return try found.map { (i) throws(PropertyListError) in try reference(at: refs + (n + i) * refSize, in: top) }
         }
 
         /// Whether the string object `object` is exactly `key` (UTF-8 bytes).
-        private mutating func keyEquals(_ object: Int, _ key: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        private mutating func keyEquals(_ object: Int, _ key: UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> Bool {
             let at = try offset(of: object)
             let marker = bytes[at]
             let (n, content) = try length(at: at, marker: marker, object: object)

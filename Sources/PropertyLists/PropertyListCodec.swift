@@ -5,6 +5,18 @@ import Foundation
 /// ``PropertyListTree``). Foundation's readers merge keys that differ only in
 /// Unicode normalization (on Linux even `NSDictionary` does), which would lose
 /// one of two keys a peer wrote; this codec never does.
+///
+/// The PropertyLists module is the package's implementation of Apple's formats,
+/// with nothing of containers in it: SharedDefaults (suites), SharedKeychain (the
+/// keychain and device files), AppGroupContainer (entitlements) and the appgroup
+/// tool read and write every file through it. Its API is `package`, not public, on
+/// purpose: users read and write property lists through `UserDefaults` and
+/// `PropertyListSerialization`, so a public codec would be an API to keep stable
+/// that no user needs.
+///
+/// Beside the codec, for the appgroup tool: ``OldStyleParser`` and ``OldStylePlist``
+/// (the old-style text `defaults` reads and prints) and ``PlutilText`` (what
+/// `plutil -p` and `plutil -convert json` make of a tree).
 package enum PropertyListCodec {
     /// The formats this codec writes.
     package enum Format: Sendable {
@@ -17,7 +29,7 @@ package enum PropertyListCodec {
 
     /// The value `data` holds, binary or XML.
     /// - Throws: ``PropertyListError`` saying what is wrong (and where).
-    package static func read(_ data: Data) throws -> PropertyListTree {
+    package static func read(_ data: Data) throws(PropertyListError) -> PropertyListTree {
         if data.isEmpty { throw PropertyListError("the file is empty") }
         if data.starts(with: binaryMagic) { return try BinaryPropertyListReader.read(data) }
         // Leading whitespace or a byte-order mark may precede the XML.
@@ -30,7 +42,7 @@ package enum PropertyListCodec {
 
     /// The bytes of `tree` in `format`.
     /// - Throws: ``PropertyListError`` when the format cannot hold the value.
-    package static func write(_ tree: PropertyListTree, format: Format) throws -> Data {
+    package static func write(_ tree: PropertyListTree, format: Format) throws(PropertyListError) -> Data {
         switch format {
         case .binary: return try BinaryPropertyListWriter.write(tree)
         case .xml: return try XMLPropertyListWriter.write(tree)
