@@ -44,4 +44,50 @@ int agc_wait_exit(int pid, int *killed, int *status);
 /// on Linux, so tools (ps, gdb, /proc) would show the creator's name.
 int agc_name_thread(const char *name);
 
+#include <stdint.h>
+#include <sys/types.h>
+
+/// Landlock's ABI version (1 and up), or minus an errno when Landlock cannot be
+/// used: -ENOSYS for a kernel without it, -EOPNOTSUPP when it is built in but
+/// disabled at boot. (landlock_create_ruleset with LANDLOCK_CREATE_RULESET_VERSION.)
+int agc_landlock_abi(void);
+
+/// Makes agc_landlock_abi answer -errno_value from now on (0: ask the kernel
+/// again): how a test plays a kernel without Landlock.
+void agc_landlock_force_unavailable(int errno_value);
+
+/// A new Landlock ruleset that handles `handled_access_fs` (LANDLOCK_ACCESS_FS_*
+/// bits): its descriptor (close-on-exec), or minus an errno.
+/// (landlock_create_ruleset.)
+int agc_landlock_create_ruleset(uint64_t handled_access_fs);
+
+/// Allows `allowed_access` beneath `path` (a directory, or a file for file rights)
+/// in `ruleset`. 0, or minus an errno (ENOENT when `path` is missing).
+/// (open with O_PATH, then landlock_add_rule with LANDLOCK_RULE_PATH_BENEATH.)
+int agc_landlock_allow(int ruleset, const char *path, uint64_t allowed_access);
+
+/// The step of agc_spawn that failed.
+enum {
+    AGC_SPAWN_OK = 0,
+    AGC_SPAWN_FAILED_FORK = 1,
+    AGC_SPAWN_FAILED_DESCRIPTORS = 2,
+    AGC_SPAWN_FAILED_DIRECTORY = 3,
+    AGC_SPAWN_FAILED_NO_NEW_PRIVS = 4,
+    AGC_SPAWN_FAILED_RESTRICT = 5,
+    AGC_SPAWN_FAILED_EXEC = 6,
+};
+
+/// Starts `path` with `argv` and `envp` as a child (vfork, then execve) whose
+/// standard input, output and error are `input`, `output` and `error`, in a
+/// process group of its own, in `directory` (NULL: this one), with no other
+/// descriptor open. When `ruleset` is a Landlock ruleset (not -1) the child sets
+/// no_new_privs and restricts itself with it (landlock_restrict_self with
+/// `restrict_flags`) before execve, so the target's first instruction already
+/// runs sandboxed. Returns the child's pid (the caller reaps it), or -1 with
+/// errno set and `failed_step` naming the step (AGC_SPAWN_FAILED_*); a child that
+/// failed before execve has been reaped.
+pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
+                int input, int output, int error, int ruleset, unsigned restrict_flags,
+                int *failed_step);
+
 #endif

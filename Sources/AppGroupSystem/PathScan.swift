@@ -1,11 +1,11 @@
 /// What one pass over a path's bytes tells: this runs on every coordination.
-struct PathScan {
-    var hasPercent = false
-    var hasNUL = false
+package struct PathScan {
+    package var hasPercent = false
+    package var hasNUL = false
     /// Absolute, with no empty, "." or ".." component and no trailing slash.
-    var isStandardAbsolute = true
+    package var isStandardAbsolute = true
 
-    init(_ path: String) {
+    package init(_ path: String) {
         var copy = path
         copy.withUTF8 { bytes in
             guard bytes.first == UInt8(ascii: "/") else { isStandardAbsolute = false; return }
