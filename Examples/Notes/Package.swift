@@ -27,10 +27,11 @@ let package = Package(
             .product(name: "SharedDefaults", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
         ]),
         // One host executable per target of the app: tests start them as that target.
-        // Each folder keeps the target's `.entitlements` file, as Xcode does.
-        .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements"]),
-        .executableTarget(name: "NotesShareExtension", dependencies: ["NotesShared"], exclude: ["NotesShareExtension.entitlements"]),
-        .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements"]),
+        // Each folder keeps the target's `.entitlements` and Info.plist files, as Xcode
+        // does; both use the build settings of Config/Notes.xcconfig.
+        .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements", "Info.plist"]),
+        .executableTarget(name: "NotesShareExtension", dependencies: ["NotesShared"], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
+        .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements", "Info.plist"]),
         // Swift Testing and XCTest tests, with real processes. Depending on the
         // host executables makes `swift build --build-tests` build them beside the
         // test bundle, where SimulatedDevice.builtExecutable(named:) finds them.

@@ -25,6 +25,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("6", "change observation across processes", observationCase),
     ("7", "growth with suite size and item count", growthCase),
     ("8", "property-list codec in memory", codecCase),
+    ("9", "target launch, bare against sandboxed", launchCase),
 ]
 
 func runChild(_ options: Options) throws {
@@ -40,6 +41,7 @@ func runChild(_ options: Options) throws {
     case "reread-profile": try rereadProfileChild(options)
     case "check-loop": try checkLoopChild(options)
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
+    case "noop": break // the target of case 9
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }

@@ -1,5 +1,13 @@
 // The module `import LocalAuthentication` resolves to on Linux (declared there
-// only, see Package.swift). It re-exports SharedKeychain, whose LAContext, LAPolicy
-// and LAError run against the simulated device's biometric sensor, so that code
-// written for iOS compiles with its import lines unchanged.
-@_exported import SharedKeychain
+// only, see Package.swift). It exposes Apple's names only (LAContext, LAPolicy,
+// LAError...), each re-exported from SharedKeychain, whose LAContext runs against
+// the simulated device's biometric sensor, so that code written for iOS compiles
+// with its import lines unchanged and its own types never collide with the
+// package's (see Security.swift).
+@_exported import Foundation
+@_exported import enum SharedKeychain.LABiometryType
+@_exported import class SharedKeychain.LAContext
+@_exported import struct SharedKeychain.LAError
+@_exported import let SharedKeychain.LAErrorDomain
+@_exported import enum SharedKeychain.LAPolicy
+@_exported import let SharedKeychain.LATouchIDAuthenticationMaximumAllowableReuseDuration

@@ -9,11 +9,14 @@ import Foundation
 /// ```swift
 /// @Test(.simulatedDevices) func theAppSeesWhatTheExtensionShared() async throws {
 ///     try await SimulatedDevice.with { device in
-///         let notes = try NotesExample()
+///         let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5",
+///                                       bundleIdentifier: "com.example.notes", applicationGroups: ["group.com.example.notes"])
+///         let share = try SimulatedTarget(name: "NotesShare", kind: .shareExtension, teamIdentifier: "A1B2C3D4E5",
+///                                         bundleIdentifier: "com.example.notes.share", applicationGroups: ["group.com.example.notes"])
 ///         try await device.run(built: "NotesShareHost", ["--url", "https://example.com"],
-///                              as: notes.shareExtension).requireSuccess()
-///         let url = try device.run(as: notes.app) { resolver in
-///             try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
+///                              as: share).requireSuccess()
+///         let url = try device.run(as: app) { resolver in
+///             try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: "group.com.example.notes")
 ///         }
 ///         #expect(FileManager.default.fileExists(atPath: url.path))
 ///     }
@@ -200,12 +203,11 @@ public final class SimulatedDevice: Sendable {
 
     /// Starts `executable` as `target` and returns at once: read its lines as they
     /// come, kill it, wait for it. Its messages name the target and this device.
+    /// It runs from the target's bundle, in its home, inside its sandbox: see
+    /// ``launch(_:_:as:environment:sandbox:)``.
     public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:]) throws -> LaunchedProcess {
-        let label = ProcessLabel(executable: executable, arguments: arguments, target: target,
-                                 deviceDirectory: directory, explicitEnvironment: false)
-        return try LaunchedProcess(executable: executable, arguments: arguments,
-                                   environment: environment(for: target, extra: extra), label: label)
+        try launch(executable, arguments, as: target, environment: extra, sandbox: .enforced)
     }
 
     /// Starts the executable product `name` (built beside the test bundle) as `target`.

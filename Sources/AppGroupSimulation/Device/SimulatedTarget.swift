@@ -5,7 +5,8 @@ import Foundation
 /// each with its own bundle identifier and entitlements (extensions do not
 /// inherit the app's).
 public struct SimulatedTarget: Sendable, Hashable {
-    /// What kind of target it is; it changes nothing but the description.
+    /// What kind of target it is: it chooses the bundle's type and, for an
+    /// extension, its `NSExtensionPointIdentifier` (see ``infoDictionary``).
     public enum Kind: String, Sendable, Hashable {
         case app, shareExtension, widget, notificationExtension, other
     }
@@ -16,6 +17,9 @@ public struct SimulatedTarget: Sendable, Hashable {
     public let kind: Kind
     /// Its identity: application identifier, App Groups, keychain access groups.
     public let entitlements: Entitlements
+    /// Its Info.plist as built from one given (XML, see SimulatedTarget+Bundle.swift);
+    /// nil: built from the kind alone when needed.
+    var builtInfoPlist: Data? = nil
 
     /// The bundle identifier, e.g. `ai.systenics.notes.share`.
     public var bundleIdentifier: String { entitlements.bundleIdentifier }

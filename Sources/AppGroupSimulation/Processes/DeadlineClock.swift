@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupSystem
 import Foundation
 
 /// Runs actions at their deadlines on one thread of its own: the deadlines of the

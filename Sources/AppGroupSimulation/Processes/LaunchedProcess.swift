@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupSystem
 import Foundation
 
 /// A running child process whose standard output and error are collected as they
@@ -29,7 +30,9 @@ import Foundation
 public final class LaunchedProcess: @unchecked Sendable {
     // @unchecked: `process` is only read after `exited` is set under `state`'s
     // lock; every other stored property is immutable or guarded by `state`.
-    private let process: Process
+    /// Foundation's process object; nil for a child started by the sandbox's own
+    /// spawn (SimulatedDevice+Sandbox.swift), which this object reaps itself.
+    private let process: Process?
     let state = NSCondition()
     var output = Data()
     var errorOutput = Data()
@@ -62,21 +65,39 @@ public final class LaunchedProcess: @unchecked Sendable {
                       label: ProcessLabel(executable: executable, arguments: arguments, explicitEnvironment: true))
     }
 
-    init(executable: URL, arguments: [String], environment: [String: String], label: ProcessLabel) throws {
+    convenience init(executable: URL, arguments: [String], environment: [String: String], label: ProcessLabel) throws {
+        try self.init(executable: executable, arguments: arguments, label: label) { out, err in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (process.processIdentifier, process)
+        }
+    }
+
+    /// Starts the child with `start`, which receives the pipes for its standard
+    /// output and error and returns its pid, and Foundation's process object when
+    /// Foundation started it (nil: this object reaps the child).
+    init(executable: URL, arguments: [String], label: ProcessLabel,
+         start: (_ output: Pipe, _ error: Pipe) throws -> (pid: Int32, process: Process?)) throws {
         self.executable = executable
         self.arguments = arguments
         self.label = label
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        processIdentifier = process.processIdentifier
+        let started = try start(out, err)
+        process = started.process
+        processIdentifier = started.pid
+        if started.process == nil {
+            // Foundation closes its copies of the write ends after it spawns; here
+            // that is this object's job, or the readers would never see the end.
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+        }
         // Threads of their own (not the cooperative pool) read the pipes and wait
         // for the end, so that no wait ever needs a pool thread to make progress.
         for (pipe, isError) in [(out, false), (err, true)] {
@@ -111,11 +132,13 @@ public final class LaunchedProcess: @unchecked Sendable {
             // waitid without reaping: Foundation's own notice of the end comes
             // from Dispatch queues that busy tests can starve for minutes.
             let end = ChildExit.wait(forChild: processIdentifier)
-            if end == nil { process.waitUntilExit() }
+            if end == nil { process?.waitUntilExit() }
             state.lock()
             childExit = end
             exited = true
             unlockAfterChange()
+            // Reaped only now: until `exited` was set, `kill` could still signal the pid.
+            if process == nil { SandboxSystemCalls.reap(processIdentifier) }
         }
         waiter.start()
     }
@@ -250,8 +273,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         let timedOut = killedAtTimeout
         let end = childExit
         state.unlock()
-        let status = end?.status ?? process.terminationStatus
-        let bySignal = end?.killedBySignal ?? (process.terminationReason == .uncaughtSignal)
+        let status = end?.status ?? process?.terminationStatus ?? -1
+        let bySignal = end?.killedBySignal ?? (process?.terminationReason == .uncaughtSignal)
         // Timed out only if the deadline's SIGKILL is what ended it: a process that
         // exited on its own just before the kill reached it reports its own end.
         return ProcessOutcome(status: status, signal: bySignal ? status : nil,

@@ -10,6 +10,8 @@ struct ProcessLabel: Sendable, Hashable, CustomStringConvertible {
     var deviceDirectory: URL?
     /// True when the environment was given outright (no target's identity applied).
     var explicitEnvironment: Bool
+    /// What a failure report adds about the process's sandbox (SimulatedDevice+Sandbox.swift); nil for none.
+    var sandboxNote: String? = nil
 
     var command: String {
         ([executable.lastPathComponent] + arguments.map(Self.quoted)).joined(separator: " ")

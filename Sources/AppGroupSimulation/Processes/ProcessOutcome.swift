@@ -46,6 +46,7 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     ///     /tmp/SimulatedDevice-x1Y2z3: exited with status 3; its standard error: ...
     public var description: String {
         "\(label): \(ending)" + ProcessFailure.tail(of: standardError, named: "standard error")
+            + (succeeded ? "" : ProcessFailure.sandboxNote(label))
     }
 
     /// This outcome when the process succeeded.
@@ -90,11 +91,17 @@ public struct ProcessFailure: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch reason {
         case .ended(let outcome):
-            return "\(label) failed: it \(outcome.ending)" + Self.tail(of: standardError, named: "standard error")
+            return "\(label) failed: it \(outcome.ending)" + Self.tail(of: standardError, named: "standard error") + Self.sandboxNote(label)
         case .outputNotSeen(let expected, let timeout, let output):
             return "\(label) did not print \(expected) within \(Self.seconds(timeout)) s"
                 + Self.tail(of: output, named: "standard output") + Self.tail(of: standardError, named: "standard error")
+                + Self.sandboxNote(label)
         }
+    }
+
+    /// The sandbox's paragraph of a failure report, empty for a process that ran without one.
+    static func sandboxNote(_ label: ProcessLabel) -> String {
+        label.sandboxNote.map { "\n" + $0 } ?? ""
     }
 
     static func seconds(_ value: TimeInterval) -> String {

@@ -12,9 +12,11 @@ extension XCTestCase {
     /// final class ShareTests: XCTestCase {
     ///     func testTheAppSeesTheShare() throws {
     ///         let device = try makeSimulatedDevice()      // no defer needed
-    ///         let notes = try NotesExample()
+    ///         let share = try SimulatedTarget(name: "NotesShare", kind: .shareExtension, teamIdentifier: "A1B2C3D4E5",
+    ///                                         bundleIdentifier: "com.example.notes.share",
+    ///                                         applicationGroups: ["group.com.example.notes"])
     ///         try device.spawn(built: "NotesShareHost", ["--url", "https://example.com"],
-    ///                          as: notes.shareExtension).requireSuccess()
+    ///                          as: share).requireSuccess()
     ///     }
     /// }
     /// ```

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupSystem
 import Foundation
 
 /// A task executor with one thread of its own, for one test: the test's

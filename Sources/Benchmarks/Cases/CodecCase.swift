@@ -1,5 +1,5 @@
-import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Case 8: the property-list codec alone, in memory, against Foundation's
 /// `PropertyListSerialization` on the same suites: where a set's and a re-parsing

@@ -1,5 +1,5 @@
-import AppGroupContainer
 import Foundation
+import PropertyLists
 
 // Foundation's UserDefaults on Linux, the peer a user would otherwise reach for.
 // main.swift points XDG_CONFIG_HOME at the run's scratch directory first, so these

@@ -32,7 +32,7 @@ func growthCase(_ run: BenchmarkRun) throws -> CaseResult {
         // bytes). Until issue 14's read-path work the floor and Foundation read the
         // file just after the package had, so only the package's read paid for
         // following a durable save (caches and the idle CPU cold after the fsyncs,
-        // 10 to 30 us on this VM): see BENCHMARKS.md.
+        // 10 to 30 us on this VM): see benchmarks-history/2026-11-30-issue-14-read-path.md.
         let file = reader.fileURL.path
         var buffer: [UInt8] = []
         var times: [UInt64] = [], floorTimes: [UInt64] = [], foundationTimes: [UInt64] = []

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 import SharedDefaults
 
 /// Child role, for profiling only (not a case, not in `--list`):
@@ -32,6 +33,7 @@ func rereadProfileChild(_ options: Options) throws {
     // process's would, and a non-durable one keeps fsyncs out of a profile.
     let saver = durable ? writer : try SharedDefaults(requiringSuiteName: BenchIdentity.group, resolver: try BenchIdentity.resolver(root: root), durable: false)
     let file = reader.fileURL
+    let containerRoot = ContainerRoot(root)
     var buffer: [UInt8] = []
     var i = 0
     func save() throws {
@@ -47,7 +49,7 @@ func rereadProfileChild(_ options: Options) throws {
         whole.append(now() - start)
         try save()
         start = now()
-        guard let read = try AtomicFile.readPinned(file) else { throw BenchmarkError.child("no suite file") }
+        guard let read = try AtomicFile.readPinned(file, below: containerRoot) else { throw BenchmarkError.child("no suite file") }
         fileRead.append(now() - start)
         start = now()
         // What a suite's first read of a changed file does: check it all, decode one value.
@@ -59,14 +61,14 @@ func rereadProfileChild(_ options: Options) throws {
         floor.append(now() - start)
         try save()
         start = now()
-        _ = try AtomicFile.identity(atPath: file.path)
+        _ = try AtomicFile.identity(atPath: file.path, below: containerRoot)
         identity.append(now() - start)
         start = now()
         AtomicFile.releaseInBackground(read.data)
         handOff.append(now() - start)
     }
     // The same parse warm, in memory, as case 8 measures it.
-    guard let bytes = try AtomicFile.read(file) else { throw BenchmarkError.child("no suite file") }
+    guard let bytes = try AtomicFile.read(file, below: containerRoot) else { throw BenchmarkError.child("no suite file") }
     let warm = try measure("parse, in memory", count: count, warmup: 50) { _ = try PropertyListCodec.read(bytes) }
     for (name, times) in [("whole read (re-parse)", whole), ("open (openat2 or the walk), fstat, read, pin", fileRead),
                           ("check + one key", parse), ("floor: open, fstat, read", floor),

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Case 2: a durable set of one key, in suites of growing size.
 func setCase(_ run: BenchmarkRun) throws -> CaseResult {

@@ -3,7 +3,7 @@
 import Foundation
 import NotesShared
 
-HostProcess.run("NotesApp", usage: "launch | run [--count N] | sign-in TOKEN") { arguments in
+HostProcess.run("NotesApp", usage: "launch | run [--count N] | sign-in TOKEN | save-draft TEXT | about") { arguments in
     switch arguments.first {
     case "launch" where arguments.count == 1:
         // Receive waiting shares, print them, exit.
@@ -25,6 +25,14 @@ HostProcess.run("NotesApp", usage: "launch | run [--count N] | sign-in TOKEN") {
         // Publish the session token to the extensions.
         try SessionStore.publish(token: arguments[1])
         HostProcess.say("signed in")
+    case "save-draft" where arguments.count == 2:
+        // An unfinished note, in the app's own Documents (no extension sees it).
+        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        let draft = documents.appendingPathComponent("Draft.txt")
+        try Data(arguments[1].utf8).write(to: draft, options: .atomic)
+        HostProcess.say("saved \(draft.path)")
+    case "about" where arguments.count == 1:
+        AppIdentity.lines.forEach(HostProcess.say)
     default:
         throw HostProcess.UsageError()
     }

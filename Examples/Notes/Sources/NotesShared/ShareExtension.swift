@@ -14,4 +14,14 @@ public enum ShareExtension {
         try ShareQueue().append(item)
         return item
     }
+
+    /// Shares a file the share sheet handed over: its contents are read first, as
+    /// an extension loads an attachment, then its URL is queued. A file the
+    /// extension may not read (on a device, anything outside what the sheet gave
+    /// it and its own containers) throws Foundation's error (NSCocoaErrorDomain 257).
+    @discardableResult
+    public static func shareFile(at url: URL) throws -> SharedItem {
+        _ = try Data(contentsOf: url)
+        return try share(url)
+    }
 }

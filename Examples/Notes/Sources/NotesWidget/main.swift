@@ -3,7 +3,8 @@
 import Foundation
 import NotesShared
 
-HostProcess.run("NotesWidget", usage: "timeline") { arguments in
+HostProcess.run("NotesWidget", usage: "timeline | about") { arguments in
+    if arguments == ["about"] { return AppIdentity.lines.forEach(HostProcess.say) }
     guard arguments == ["timeline"] else { throw HostProcess.UsageError() }
     // The entry the widget would show.
     guard let snapshot = try WidgetSnapshot.current() else { return HostProcess.say("no notes yet") }

@@ -38,8 +38,18 @@ struct NotesTargets {
                                                      "ai.systenics.notes.share")
     }
 
+    /// The build settings the targets' files use, from the project's .xcconfig.
+    static func buildSettings() throws -> BuildSettings {
+        try BuildSettings(contentsOf: packageDirectory.appendingPathComponent("Config/Notes.xcconfig"))
+    }
+
+    /// A target as Xcode builds it: its .entitlements file and its Info.plist (the
+    /// host's, `Sources/<name>/Info.plist`; the fixture without a group shares the
+    /// share extension's), both expanded with the project's build settings.
     private static func target(_ name: String, _ kind: SimulatedTarget.Kind, _ file: String, _ bundleIdentifier: String) throws -> SimulatedTarget {
-        try SimulatedTarget(name: name, kind: kind, entitlementsFile: packageDirectory.appendingPathComponent(file),
-                            teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+        let host = name.hasSuffix("WithoutGroup") ? String(name.dropLast("WithoutGroup".count)) : name
+        return try SimulatedTarget(name: name, kind: kind, entitlementsFile: packageDirectory.appendingPathComponent(file),
+                                   infoPlist: .file(packageDirectory.appendingPathComponent("Sources/\(host)/Info.plist")),
+                                   teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier, buildSettings: try buildSettings())
     }
 }

@@ -1,0 +1,70 @@
+import AppGroupContainer
+import AppGroupSystem
+import Foundation
+
+/// A target's bundle on a device: a folder `<Name>.app` (or `.appex`) holding
+/// the target's Info.plist and its executable, as iOS installs one. The host
+/// executable a test runs as the target is linked into it under the bundle's
+/// executable name, so that Foundation, which finds `Bundle.main` from the
+/// running file (`/proc/self/exe`), finds this folder and its Info.plist:
+/// `Bundle.main.bundleIdentifier`, `infoDictionary` and
+/// `object(forInfoDictionaryKey:)` answer as the target.
+///
+/// Layout: `<device>/Bundles/<bundle id>/<host executable>/<Name>.app/`, one per
+/// host executable (a target may run several). A hard link costs no copy; across
+/// file systems the executable is copied once, and again only when it changes.
+enum BundleFolder {
+    static let directoryName = "Bundles"
+
+    /// The bundle of `target` for `executable` on the device at `deviceDirectory`,
+    /// made or brought up to date; returns the bundle and its executable.
+    /// - Throws: `AppGroupError.systemCall` (execve, ENOENT or EACCES) naming an
+    ///   executable that is missing or not executable, before anything is made.
+    static func install(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL) throws -> (bundle: URL, executable: URL) {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            let missing = !FileManager.default.fileExists(atPath: executable.path)
+            throw AppGroupError.systemCall(operation: "execve", path: executable.path, errno: Errno(rawValue: missing ? ENOENT : EACCES))
+        }
+        let info = target.infoPlistData
+        let isExtension = InfoPlistBuilder.extensionPoint(of: target.kind) != nil
+        let name = target.executableName
+        let bundle = deviceDirectory.appendingPathComponent(directoryName, isDirectory: true)
+            .appendingPathComponent(target.bundleIdentifier, isDirectory: true)
+            .appendingPathComponent(executable.lastPathComponent, isDirectory: true)
+            .appendingPathComponent(name + (isExtension ? ".appex" : ".app"), isDirectory: true)
+        let installed = bundle.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let plist = bundle.appendingPathComponent("Info.plist")
+        if (try? Data(contentsOf: plist)) != info {
+            try AtomicFile.write(info, to: plist, below: nil) // the device directory, outside its container root
+        }
+        let source = executable.resolvingSymlinksInPath().path
+        if let want = SandboxSystemCalls.identity(of: source), let have = SandboxSystemCalls.identity(of: installed.path),
+           want == have {
+            return (bundle, installed) // already the same file
+        }
+        let staging = bundle.appendingPathComponent(".\(name).\(UUID().uuidString)")
+        do {
+            try SandboxSystemCalls.hardLink(source, staging.path)
+        } catch {
+            // Another file system (EXDEV), or links refused: a copy, made anew when the
+            // source changes (checked by size and modification time).
+            if Self.sameContentStamp(source, installed.path) { return (bundle, installed) }
+            try FileManager.default.copyItem(atPath: source, toPath: staging.path)
+        }
+        do {
+            try SandboxSystemCalls.replace(installed.path, with: staging.path)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw AppGroupError.systemCall(operation: "rename", path: installed.path, errno: error)
+        }
+        return (bundle, installed)
+    }
+
+    private static func sameContentStamp(_ a: String, _ b: String) -> Bool {
+        let manager = FileManager.default
+        guard let x = try? manager.attributesOfItem(atPath: a), let y = try? manager.attributesOfItem(atPath: b) else { return false }
+        return (x[.size] as? Int) == (y[.size] as? Int)
+            && (x[.modificationDate] as? Date).map { date in (y[.modificationDate] as? Date).map { $0 >= date } ?? false } == true
+    }
+}

@@ -1,0 +1,129 @@
+import AppGroupContainer
+import AppGroupSystem
+import Foundation
+
+// Launching a target as iOS launches one: from its bundle, in its home, inside its
+// sandbox. ``SimulatedDevice/launch(_:_:as:environment:)`` and the spawn and run
+// forms without a `sandbox:` argument come here with ``SandboxMode/enforced``.
+extension SimulatedDevice {
+    /// Starts `executable` as `target` and returns at once, choosing its sandbox.
+    ///
+    /// The process runs as iOS runs the target: its executable is the one in the
+    /// target's bundle on this device (so `Bundle.main` is the target's), its home
+    /// is its data container (``DataContainer``: `NSHomeDirectory()`, the user
+    /// domain's directories, `temporaryDirectory` and `UserDefaults.standard`
+    /// answer inside it), its working directory is `/`, and with
+    /// ``SandboxMode/enforced`` the kernel lets it reach only what
+    /// ``SandboxProfile`` lists (<doc:TheSandbox>). With no target (nil) the
+    /// executable runs as it is, with no identity, home or sandbox.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments.
+    ///   - target: who it runs as; nil for no identity.
+    ///   - extra: variables added to its environment, after the target's.
+    ///   - sandbox: ``SandboxMode/enforced``, or ``SandboxMode/unenforced`` to debug.
+    /// - Throws: ``SandboxError`` when the sandbox cannot be set up or the program
+    ///   cannot be started; `AppGroupError` when its containers cannot be made.
+    public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                       environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
+        guard let target else {
+            let label = ProcessLabel(executable: executable, arguments: arguments, target: nil,
+                                     deviceDirectory: directory, explicitEnvironment: false)
+            return try LaunchedProcess(executable: executable, arguments: arguments,
+                                       environment: environment(for: nil, extra: extra), label: label)
+        }
+        // The bundle first: it refuses a missing executable before anything is made.
+        let (bundle, bundled) = try BundleFolder.install(target, executable: executable, deviceDirectory: directory)
+        let home = try target.dataContainer(on: self)
+        var variables = environment(for: target)
+        variables.merge(home.environment) { $1 }
+        variables.merge(extra) { $1 }
+        var ruleset: Int32?
+        var note: String?
+        if KernelSandbox.effectiveMode(sandbox) == .enforced {
+            switch KernelSandbox.availability {
+            case .available(let abi):
+                let profile = try SandboxProfile.make(device: self, target: target, home: home, bundle: bundle, executable: executable)
+                ruleset = try profile.ruleset(abi: abi)
+                note = SandboxNote.enforced(target: target, home: home, device: self)
+            case .unavailable(let reason):
+                KernelSandbox.sayUnenforcedOnce()
+                note = SandboxNote.unenforced(reason: reason)
+            }
+        }
+        defer { if let ruleset { SandboxSystemCalls.closeDescriptor(ruleset) } }
+        var label = ProcessLabel(executable: executable, arguments: arguments, target: target,
+                                 deviceDirectory: directory, explicitEnvironment: false)
+        label.sandboxNote = note
+        let variablesToPass = variables
+        #if !os(Linux)
+        // Elsewhere there is no Landlock (the probe said so above) and no spawn of
+        // the package's own: Foundation's Process starts it, from its bundle, in its home.
+        return try LaunchedProcess(executable: executable, arguments: arguments, label: label) { out, err in
+            let process = Process()
+            process.executableURL = bundled
+            process.arguments = arguments
+            process.environment = variablesToPass
+            process.currentDirectoryURL = URL(fileURLWithPath: "/")
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (process.processIdentifier, process)
+        }
+        #else
+        let rules = ruleset
+        return try LaunchedProcess(executable: executable, arguments: arguments, label: label) { out, err in
+            let input = try SandboxSystemCalls.openNullDevice()
+            defer { SandboxSystemCalls.closeDescriptor(input) }
+            do {
+                let pid = try SandboxSystemCalls.spawn(bundled.path, arguments: [bundled.path] + arguments, environment: variablesToPass,
+                                                       directory: "/", input: input,
+                                                       output: out.fileHandleForWriting.fileDescriptor,
+                                                       error: err.fileHandleForWriting.fileDescriptor,
+                                                       ruleset: rules, restrictFlags: 0)
+                return (pid, nil)
+            } catch let error as SandboxSystemCalls.SpawnFailure {
+                throw SandboxError(operation: error.step.rawValue, path: bundled.path, errno: error.errno)
+            }
+        }
+        #endif
+    }
+
+    /// ``launch(_:_:as:environment:sandbox:)`` of the executable product `name`
+    /// built beside the test bundle.
+    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    public func launch(built name: String, _ arguments: [String], as target: SimulatedTarget?,
+                       environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
+        try launch(builtExecutable(named: name, for: target), arguments, as: target, environment: extra, sandbox: sandbox)
+    }
+
+    /// Runs `executable` as `target` in the chosen sandbox and waits for it
+    /// (see ``spawn(_:_:as:environment:timeout:)``). Blocks the calling thread.
+    public func spawn(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                      environment extra: [String: String] = [:], sandbox: SandboxMode, timeout: TimeInterval = 60) throws -> ProcessOutcome {
+        try launch(executable, arguments, as: target, environment: extra, sandbox: sandbox).wait(timeout: timeout)
+    }
+
+    /// Runs the executable product `name` as `target` in the chosen sandbox and waits for it.
+    public func spawn(built name: String, _ arguments: [String], as target: SimulatedTarget?,
+                      environment extra: [String: String] = [:], sandbox: SandboxMode, timeout: TimeInterval = 60) throws -> ProcessOutcome {
+        try spawn(builtExecutable(named: name, for: target), arguments, as: target, environment: extra, sandbox: sandbox, timeout: timeout)
+    }
+
+    /// The asynchronous form of ``spawn(_:_:as:environment:sandbox:timeout:)``.
+    public func run(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                    environment extra: [String: String] = [:], sandbox: SandboxMode, timeout: TimeInterval = 60,
+                    isolation: isolated (any Actor)? = #isolation) async throws -> ProcessOutcome {
+        let process = try launch(executable, arguments, as: target, environment: extra, sandbox: sandbox)
+        return await process.outcome(timeout: timeout)
+    }
+
+    /// The asynchronous form of ``spawn(built:_:as:environment:sandbox:timeout:)``.
+    public func run(built name: String, _ arguments: [String], as target: SimulatedTarget?,
+                    environment extra: [String: String] = [:], sandbox: SandboxMode, timeout: TimeInterval = 60,
+                    isolation: isolated (any Actor)? = #isolation) async throws -> ProcessOutcome {
+        try await run(builtExecutable(named: name, for: target), arguments, as: target, environment: extra,
+                      sandbox: sandbox, timeout: timeout)
+    }
+}

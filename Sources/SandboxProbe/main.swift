@@ -1,0 +1,141 @@
+// A target's process for the sandbox tests: each command does one thing through
+// Foundation, as app code would, and prints what Foundation answered, so that a
+// test sees what code on the device would see.
+//
+//   SandboxProbe identity                    Bundle.main and the home, one `key=value` a line
+//   SandboxProbe write <path> <text>         Data.write(to:), then `ok` or `error <domain> <code> <errno>`
+//   SandboxProbe read <path>                 Data(contentsOf:), then `ok <text>` or the error
+//   SandboxProbe create-directory <path>     FileManager.createDirectory
+//   SandboxProbe remove <path>               FileManager.removeItem
+//   SandboxProbe list <path>                 FileManager.contentsOfDirectory, `entry <name>` lines
+//   SandboxProbe write-documents <name> <text>   into FileManager's Documents URL
+//   SandboxProbe write-group <group> <relative path> <text>   into containerURL(...) + path
+//   SandboxProbe defaults-set <key> <value>  UserDefaults.standard (Foundation's), synchronized
+//   SandboxProbe defaults-get <key>
+//   SandboxProbe write-temporary <name> <text>   into FileManager.default.temporaryDirectory
+//   SandboxProbe open-errno <path>           open(2) for writing: `errno <NAME>` or `ok`
+//   SandboxProbe save <path> <text>          as app code saves: on failure, the error on standard error and exit 1
+//   SandboxProbe crash                       traps (an index out of range), as a crashing target does
+//   SandboxProbe noop                        nothing (the launch benchmark's target)
+//   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
+//                                            target writing <path>; prints each outcome's output
+import AppGroupContainer
+import AppGroupSimulation
+import Foundation
+
+#if canImport(Darwin)
+// On Apple's platforms Foundation's stores are the real ones (the machine's
+// defaults, its group containers), and there is no Landlock: nothing here to probe.
+FileHandle.standardError.write(Data("SandboxProbe runs on Linux only: on Apple's platforms it would use the Mac's real stores\n".utf8))
+exit(1)
+#else
+
+// Each line is printed whole before the next command (print buffers per line on a pipe only when told).
+
+func report(_ body: () throws -> String) {
+    do {
+        print(try body())
+    } catch let error as NSError {
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError).map { "\($0.domain) \($0.code)" } ?? "none"
+        print("error \(error.domain) \(error.code) underlying \(underlying)")
+    }
+}
+
+func write(_ text: String, to url: URL) {
+    report {
+        try Data(text.utf8).write(to: url)
+        return "ok \(url.path)"
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "identity":
+    let manager = FileManager.default
+    let lines: [(String, String)] = [
+        ("bundleIdentifier", Bundle.main.bundleIdentifier ?? "nil"),
+        ("bundleURL", Bundle.main.bundleURL.path),
+        ("executableURL", Bundle.main.executableURL?.path ?? "nil"),
+        ("CFBundleExecutable", Bundle.main.object(forInfoDictionaryKey: "CFBundleExecutable") as? String ?? "nil"),
+        ("CFBundlePackageType", Bundle.main.object(forInfoDictionaryKey: "CFBundlePackageType") as? String ?? "nil"),
+        ("NSExtensionPointIdentifier", (Bundle.main.object(forInfoDictionaryKey: "NSExtension") as? [String: Any])?["NSExtensionPointIdentifier"] as? String ?? "nil"),
+        ("AppGroup", Bundle.main.object(forInfoDictionaryKey: "AppGroup") as? String ?? "nil"),
+        ("infoDictionaryCount", String(Bundle.main.infoDictionary?.count ?? 0)),
+        ("processName", ProcessInfo.processInfo.processName),
+        ("NSHomeDirectory", NSHomeDirectory()),
+        ("homeDirectoryForCurrentUser", manager.homeDirectoryForCurrentUser.path),
+        ("documentDirectory", manager.urls(for: .documentDirectory, in: .userDomainMask).first?.path ?? "nil"),
+        ("cachesDirectory", manager.urls(for: .cachesDirectory, in: .userDomainMask).first?.path ?? "nil"),
+        ("applicationSupportDirectory", manager.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?.path ?? "nil"),
+        ("temporaryDirectory", manager.temporaryDirectory.path),
+        ("NSTemporaryDirectory", NSTemporaryDirectory()),
+        ("currentDirectoryPath", manager.currentDirectoryPath),
+    ]
+    for (key, value) in lines { print("\(key)=\(value)") }
+case "write" where arguments.count == 3:
+    write(arguments[2], to: URL(fileURLWithPath: arguments[1]))
+case "read" where arguments.count == 2:
+    report { "ok " + String(decoding: try Data(contentsOf: URL(fileURLWithPath: arguments[1])), as: UTF8.self) }
+case "create-directory" where arguments.count == 2:
+    report {
+        try FileManager.default.createDirectory(atPath: arguments[1], withIntermediateDirectories: true)
+        return "ok"
+    }
+case "remove" where arguments.count == 2:
+    report {
+        try FileManager.default.removeItem(atPath: arguments[1])
+        return "ok"
+    }
+case "list" where arguments.count == 2:
+    report { try FileManager.default.contentsOfDirectory(atPath: arguments[1]).sorted().map { "entry \($0)" }.joined(separator: "\n") + "\nok" }
+case "write-documents" where arguments.count == 3:
+    let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+    write(arguments[2], to: documents.appendingPathComponent(arguments[1]))
+case "write-temporary" where arguments.count == 3:
+    write(arguments[2], to: FileManager.default.temporaryDirectory.appendingPathComponent(arguments[1]))
+case "write-group" where arguments.count == 4:
+    guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: arguments[1]) else {
+        print("nil container")
+        exit(0)
+    }
+    write(arguments[3], to: container.appendingPathComponent(arguments[2]))
+case "defaults-set" where arguments.count == 3:
+    UserDefaults.standard.set(arguments[2], forKey: arguments[1])
+    print(UserDefaults.standard.synchronize() ? "ok" : "not synchronized")
+case "defaults-get" where arguments.count == 2:
+    print("value " + (UserDefaults.standard.string(forKey: arguments[1]) ?? "nil"))
+case "open-errno" where arguments.count == 2:
+    let fd = open(arguments[1], O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    if fd >= 0 {
+        close(fd)
+        print("ok")
+    } else {
+        print("errno " + (Errno.current.name ?? String(errno)))
+    }
+case "save" where arguments.count == 3:
+    do {
+        try Data(arguments[2].utf8).write(to: URL(fileURLWithPath: arguments[1]), options: .atomic)
+        print("saved")
+    } catch {
+        FileHandle.standardError.write(Data("could not save \(arguments[1]): \(error.localizedDescription)\n".utf8))
+        exit(1)
+    }
+case "crash":
+    let empty: [Int] = []
+    print(empty[arguments.count])
+case "noop":
+    break
+case "launch-twice" where arguments.count == 2:
+    let device = try SimulatedDevice(name: "SandboxProbe")
+    let target = try SimulatedTarget(name: "Probe", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "com.example.probe")
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    for _ in 0..<2 {
+        let outcome = try device.spawn(me, ["write", arguments[1], "x"], as: target)
+        print("outcome " + outcome.outputLines.joined(separator: " | "))
+    }
+    device.remove()
+default:
+    FileHandle.standardError.write(Data("usage: SandboxProbe identity | write <path> <text> | read <path> | ... (see main.swift)\n".utf8))
+    exit(64)
+}
+#endif
