@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Every error the AppGroupContainer module throws.
 ///
@@ -55,8 +56,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "Use the iOS form group.<reverse-DNS> (group.com.example.notes) or the macOS Team-ID form (A1B2C3D4E5.com.example.notes)."
         case let .notEntitled(group, bundle, held):
             let holds = held.isEmpty ? "no application groups at all" : "only " + held.joined(separator: ", ")
-            return "\(bundle) is not entitled to the App Group \(group): its com.apple.security.application-groups entitlement holds \(holds). "
-                + "On iOS containerURL(forSecurityApplicationGroupIdentifier:) returns nil here. "
+            return "\(bundle) is not entitled to the App Group \(group): its com.apple.security.application-groups entitlement holds \(holds)."
+                + GroupSuggestion.didYouMean(group, among: held) + " On iOS containerURL(forSecurityApplicationGroupIdentifier:) returns nil here. "
                 + "Fix: add the App Groups capability to the \(bundle) target and tick \(group) (both the app and every extension need it)."
         case let .invalidEntitlements(source, key, problem):
             return "invalid entitlements in \(source), key \(key): \(problem)"

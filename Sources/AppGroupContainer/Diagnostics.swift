@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Where the package says what Apple's APIs keep quiet about (a nil container, a
 /// suite refused, an inbox item set aside). Every such line goes through
@@ -11,7 +12,7 @@ public enum Diagnostics {
     public typealias Handler = @Sendable (String) -> Void
 
     /// Receives every diagnostic line, from any thread; set it to route them to
-    /// your logger, or to nil to drop them. By default ``standardError``.
+    /// your logger, or to nil to drop them. By default the standard-error handler.
     /// Reading and setting it are safe from any thread.
     public static var handler: Handler? {
         get { current.withLock { $0 } }
@@ -20,7 +21,7 @@ public enum Diagnostics {
 
     /// The default handler: one line to standard error, prefixed with the process
     /// name; nothing when the environment has `APP_GROUP_QUIET=1`.
-    public static let standardError: Handler = { message in
+    package static let standardError: Handler = { message in
         if ProcessInfo.processInfo.environment["APP_GROUP_QUIET"] == "1" { return }
         let line = "[\(ProcessInfo.processInfo.processName)] \(message)\n"
         FileHandle.standardError.write(Data(line.utf8))

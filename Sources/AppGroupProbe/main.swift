@@ -54,14 +54,14 @@ import Foundation
 //                   each line printed as "diagnostic: <line>" on stdout, or dropped
 
 func readCounter(_ url: URL) throws -> Int {
-    guard let data = try AtomicFile.read(url) else { return 0 }
+    guard let data = try AtomicFile.read(url, below: .marked(above: url)) else { return 0 }
     return Int(String(decoding: data, as: UTF8.self)) ?? -1_000_000
 }
 
 func increment(_ url: URL, coordinator: FileCoordinator) throws {
     try coordinator.coordinate(writingItemAt: url) { url in
         let value = try readCounter(url)
-        try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+        try AtomicFile.write(Data(String(value + 1).utf8), to: url, below: .marked(above: url), durable: false)
     }
 }
 
@@ -144,7 +144,7 @@ do {
         let url = URL(fileURLWithPath: option("file"))
         let size = intOption("size")
         for i in 0..<intOption("count") {
-            try AtomicFile.write(Data(repeating: UInt8(i % 251 + 1), count: size), to: url, durable: false)
+            try AtomicFile.write(Data(repeating: UInt8(i % 251 + 1), count: size), to: url, below: .marked(above: url), durable: false)
         }
         say("done")
     case "read":
@@ -153,7 +153,7 @@ do {
         let count = intOption("count")
         var seen = Set<UInt8>()
         for i in 0..<count {
-            guard let data = try AtomicFile.read(url) else { fail("read \(i): the file is missing") }
+            guard let data = try AtomicFile.read(url, below: .marked(above: url)) else { fail("read \(i): the file is missing") }
             guard data.count == size else { fail("read \(i): \(data.count) bytes, expected \(size)") }
             guard let first = data.first, first != 0, isUniform(data) else { fail("read \(i): torn content") }
             seen.insert(first)
@@ -165,8 +165,8 @@ do {
         let coordinator = FileCoordinator()
         for _ in 0..<intOption("rounds") {
             try coordinator.coordinate(writingItemAt: a, writingItemAt: b) { a, b in
-                try AtomicFile.write(Data(String(try readCounter(a) + 1).utf8), to: a, durable: false)
-                try AtomicFile.write(Data(String(try readCounter(b) + 1).utf8), to: b, durable: false)
+                try AtomicFile.write(Data(String(try readCounter(a) + 1).utf8), to: a, below: .marked(above: a), durable: false)
+                try AtomicFile.write(Data(String(try readCounter(b) + 1).utf8), to: b, below: .marked(above: b), durable: false)
             }
         }
         say("done")
@@ -188,7 +188,7 @@ do {
     case "save":
         let url = URL(fileURLWithPath: option("file"))
         try FileCoordinator().coordinate(writingItemAt: url, options: .forReplacing) { url in
-            try AtomicFile.write(Data(option("text").utf8), to: url)
+            try AtomicFile.write(Data(option("text").utf8), to: url, below: .marked(above: url))
         }
         say("saved")
     case "async-waiters":
@@ -263,7 +263,7 @@ do {
         let file = container.appendingPathComponent("Library/Preferences").appendingPathComponent(option("name"))
         let save: (String) throws -> Void = { text in
             try FileCoordinator(timeout: 10).coordinate(writingItemAt: file, options: .forReplacing) { url in
-                try AtomicFile.write(Data(text.utf8), to: url)
+                try AtomicFile.write(Data(text.utf8), to: url, below: .marked(above: url))
             }
         }
         try save("first")

@@ -2,7 +2,7 @@ import AppGroupContainer
 import Foundation
 import ProbeSupport
 
-/// The targets of the SharedKeychain tests (Tests/SharedKeychainTests/Support.swift),
+/// The targets of the SharedKeychain tests (Tests/SharedKeychainTests/Targets.swift),
 /// so that what this probe writes is what those tests read.
 enum Targets {
     static let team = "A1B2C3D4E5"

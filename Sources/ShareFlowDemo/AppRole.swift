@@ -82,7 +82,7 @@ enum AppRole {
         var files: [(name: String, bytes: Int, checksum: String)] = []
         for url in item.attachments {
             // The inbox's own limit: the drain never hands over a larger attachment.
-            let data = try AtomicFile.read(url, limit: ShareInbox.attachmentByteLimit) ?? Data()
+            let data = try AtomicFile.read(url, below: .marked(above: url), limit: ShareInbox.attachmentByteLimit) ?? Data()
             files.append((url.lastPathComponent, data.count, Checksum.fnv1a(data)))
         }
         if json {

@@ -8,11 +8,11 @@ enum ExampleFiles {
     static func locate(fallback: URL) throws -> (directory: URL, origin: String) {
         let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples", isDirectory: true)
-        let complete = NotesExample.targets.allSatisfy {
+        let complete = NotesExampleFiles.targets.allSatisfy {
             FileManager.default.isReadableFile(atPath: examples.appendingPathComponent($0.file).path)
         }
         if complete { return (examples, "the package's Examples/") }
-        try NotesExample.writeEntitlementsFiles(to: fallback)
+        try NotesExampleFiles.writeEntitlementsFiles(to: fallback)
         return (fallback, "written from the copy embedded in AppGroupTesting")
     }
 }

@@ -57,8 +57,8 @@ enum ScenarioRole {
         defer { removeScratch() } // an error thrown midway
         // Made now, so that every path printed exists when it is printed.
         try FileOperations.makeTrustedDirectory(root)
-        let group = NotesExample.groupIdentifier
-        let team = NotesExample.teamIdentifier
+        let group = NotesExampleFiles.groupIdentifier
+        let team = NotesExampleFiles.teamIdentifier
         let (examples, origin) = try ExampleFiles.locate(fallback: work.appendingPathComponent("Examples", isDirectory: true))
         report.say("root: \(root.path)")
         report.say("entitlements: \(examples.path) (\(origin))")
@@ -265,7 +265,7 @@ enum ScenarioRole {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("clipping.txt")
         let text = (1...40).map { "Line \($0) of a clipping shared from Safari.\n" }.joined()
-        try AtomicFile.write(Data(text.utf8), to: url)
+        try AtomicFile.write(Data(text.utf8), to: url, below: nil)
         return url
     }
 

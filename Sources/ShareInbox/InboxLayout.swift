@@ -42,20 +42,25 @@ extension ShareInbox {
             do {
                 try TrustedDirectory.make(path)
                 return
-            } catch where InboxFailure.isWrongKind(error) {
-                guard let status = try FileOperations.status(path), !status.isDirectory else { continue } // gone or made meanwhile
-                if name == "Quarantine" {
-                    // Renamed beside, the directory made, then moved into it.
-                    let beside = directory.appendingPathComponent(Self.asidePrefix + "Quarantine-" + JournalWriter.hex16(UInt64.random(in: 0...UInt64.max))).path
-                    do {
-                        try FileOperations.moveWithoutReplacing(path, to: beside)
-                    } catch where FileOperations.isMissing(error) {
-                        continue
+            } catch {
+                if InboxFailure.isWrongKind(error) {
+                    guard let status = try FileOperations.status(path), !status.isDirectory else { continue } // gone or made meanwhile
+                    if name == "Quarantine" {
+                        // Renamed beside, the directory made, then moved into it.
+                        let beside = directory.appendingPathComponent(Self.asidePrefix + "Quarantine-" + JournalWriter.hex16(UInt64.random(in: 0...UInt64.max))).path
+                        do {
+                            try FileOperations.moveWithoutReplacing(path, to: beside)
+                        } catch {
+                            guard FileOperations.isMissing(error) else { throw error }
+                            continue
+                        }
+                        try TrustedDirectory.make(path)
+                        try setAside(beside, label: "inbox-Quarantine", what: "a \(status.kind) that stood where the inbox's Quarantine/ belongs")
+                    } else {
+                        try setAside(path, label: "inbox-" + name, what: "a \(status.kind) that stood where the inbox's \(name)/ belongs")
                     }
-                    try TrustedDirectory.make(path)
-                    try setAside(beside, label: "inbox-Quarantine", what: "a \(status.kind) that stood where the inbox's Quarantine/ belongs")
                 } else {
-                    try setAside(path, label: "inbox-" + name, what: "a \(status.kind) that stood where the inbox's \(name)/ belongs")
+                    throw error
                 }
             }
         }
@@ -85,8 +90,12 @@ extension ShareInbox {
             let aside = try moveToQuarantine(path, label: label)
             Diagnostics.warn("share inbox \(directory.path): \(what) was moved to \(aside), not followed, and the entry made again. "
                              + "Do not create files in the inbox by hand")
-        } catch where FileOperations.isMissing(error) {
-            return
+        } catch {
+            if FileOperations.isMissing(error) {
+                return
+            } else {
+                throw error
+            }
         }
     }
 }

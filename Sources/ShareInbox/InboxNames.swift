@@ -12,7 +12,7 @@ enum InboxNames {
     /// Every comparison is of UTF-8 bytes, as the file system compares names:
     /// Swift's `String` equality would call "caf\u{E9}" and "cafe\u{301}" one name,
     /// and ".\u{301}x" a name that does not start with ".".
-    static func validateComponent(_ name: String, field: String) throws {
+    static func validateComponent(_ name: String, field: String) throws(ShareInboxError) {
         let bytes = Array(name.utf8)
         let problem: String?
         if bytes.isEmpty {

@@ -29,8 +29,12 @@ extension ShareInbox {
             do {
                 try FileOperations.moveWithoutReplacing(path, to: aside)
                 return aside
-            } catch where FileOperations.isNameTaken(error) {
-                aside = quarantineDirectory.appendingPathComponent(label + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)).path
+            } catch {
+                if FileOperations.isNameTaken(error) {
+                    aside = quarantineDirectory.appendingPathComponent(label + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)).path
+                } else {
+                    throw error
+                }
             }
         }
         throw FileOperations.nameTakenError(aside, operation: "rename")

@@ -46,10 +46,14 @@ extension ShareInbox {
         let sequence: OpenFile
         do {
             sequence = try inbox.openOrCreateFile("Sequence")
-        } catch where InboxFailure.isWrongKind(error) {
-            // A directory, a link, a FIFO planted as Sequence: set aside, made again.
-            try repairSequenceFile()
-            sequence = try inbox.openOrCreateFile("Sequence")
+        } catch {
+            if InboxFailure.isWrongKind(error) {
+                // A directory, a link, a FIFO planted as Sequence: set aside, made again.
+                try repairSequenceFile()
+                sequence = try inbox.openOrCreateFile("Sequence")
+            } else {
+                throw error
+            }
         }
         defer { sequence.close() }
         return try publishNext(opened: sequence, place: place)
@@ -67,7 +71,7 @@ extension ShareInbox {
                 sequence = opened
             } else {
                 // Again under the lock, just before the item becomes visible by path.
-                try AtomicFile.requireContainedDirectory(directory)
+                try AtomicFile.requireContainedDirectory(directory, below: root)
                 sequence = try openSequenceFile()
             }
             defer { if opened == nil { sequence.close() } }
@@ -82,11 +86,15 @@ extension ShareInbox {
                 do {
                     try place(next)
                     return next
-                } catch where FileOperations.isNameTaken(error) {
-                    // The file said less than what is on disk (edited, restored from a
-                    // backup...): trust the disk from now on.
-                    last = max(next, try highestSequenceOnDisk(base: next))
-                    trusted = false
+                } catch {
+                    if FileOperations.isNameTaken(error) {
+                        // The file said less than what is on disk (edited, restored from a
+                        // backup...): trust the disk from now on.
+                        last = max(next, try highestSequenceOnDisk(base: next))
+                        trusted = false
+                    } else {
+                        throw error
+                    }
                 }
             }
         }
@@ -131,9 +139,13 @@ extension ShareInbox {
     private func openSequenceFile() throws -> OpenFile {
         do {
             return try OpenFile.openOrCreate(sequenceFile.path)
-        } catch where InboxFailure.isWrongKind(error) {
-            try repairSequenceFile()
-            return try OpenFile.openOrCreate(sequenceFile.path)
+        } catch {
+            if InboxFailure.isWrongKind(error) {
+                try repairSequenceFile()
+                return try OpenFile.openOrCreate(sequenceFile.path)
+            } else {
+                throw error
+            }
         }
     }
 
@@ -152,9 +164,13 @@ extension ShareInbox {
             let sequence: OpenFile
             do {
                 sequence = try OpenFile.openForReading(file.path)
-            } catch where FileOperations.isMissing(error) || InboxFailure.isWrongKind(error) {
-                // Missing, or not a file (the drain sets that aside): nothing given out as far as it says.
-                return 0
+            } catch {
+                if FileOperations.isMissing(error) || InboxFailure.isWrongKind(error) {
+                    // Missing, or not a file (the drain sets that aside): nothing given out as far as it says.
+                    return 0
+                } else {
+                    throw error
+                }
             }
             defer { sequence.close() }
             // A read that fails is thrown, not taken for an empty file.
@@ -231,7 +247,7 @@ extension ShareInbox {
     /// update is fsynced instead.
     static let bootIdentifier: String? = {
         #if os(Linux)
-        guard let data = try? AtomicFile.read(URL(fileURLWithPath: "/proc/sys/kernel/random/boot_id"), limit: 256) else { return nil }
+        guard let data = try? AtomicFile.read(URL(fileURLWithPath: "/proc/sys/kernel/random/boot_id"), below: nil, limit: 256) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty || text.contains(" ") ? nil : text
         #else

@@ -26,7 +26,21 @@ extension ShareInbox {
     ///     returns, and stays in the inbox when it throws.
     @discardableResult
     public func drain(maximumCount: Int? = nil, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
-        try AtomicFile.requireContainedDirectory(directory) // at every drain, as enqueue does
+        do {
+            return try deliver(maximumCount: maximumCount) { item in
+                do { try handler(item) } catch { throw HandlerFailure(error: error) }
+            }
+        } catch let failure as HandlerFailure {
+            throw failure.error
+        } catch {
+            throw ShareInboxError.from(error)
+        }
+    }
+
+    /// ``drain(maximumCount:_:)``'s work; `handler`'s errors arrive wrapped as
+    /// ``HandlerFailure``, so that the inbox's own errors can be told from them.
+    func deliver(maximumCount: Int?, _ handler: (ReceivedItem) throws -> Void) throws -> Int {
+        try AtomicFile.requireContainedDirectory(directory, below: root) // at every drain, as enqueue does
         // Something planted where Items/, Claims/, Journal/... belongs since the
         // inbox was opened: set aside now, before any of them is used by path.
         try prepareLayout()
@@ -38,10 +52,10 @@ extension ShareInbox {
         // The session's lock is taken before its directory exists and the directory
         // is gone before the lock is released, so a peer that gets the lock of a
         // session directory knows that session is dead.
-        return try FileCoordinator().coordinate(writingItemAt: sessionDirectory) { _ in
+        return try claimsCoordinator.coordinate(writingItemAt: sessionDirectory) { _ in
             try openSession(sessionDirectory)
             defer { closeSession(sessionDirectory) }
-            try recoverAbandonedClaims()
+            _ = try recoverClaims()
             removeStaleStaging(olderThan: staleStagingAge)
 
             var run = try DrainRun(inbox: self, sessionDirectory: sessionDirectory)
@@ -90,7 +104,7 @@ extension ShareInbox {
     /// cannot go (a put-back failed) keeps its lock file for the next drain.
     private func closeSession(_ sessionDirectory: URL) {
         if (try? FileOperations.removeDirectory(sessionDirectory.path)) != nil {
-            _ = try? FileCoordinator.removeLockFile(for: sessionDirectory)
+            _ = try? claimsCoordinator.removeLockFile(for: sessionDirectory)
         }
     }
 
@@ -137,12 +151,16 @@ extension ShareInbox {
         do {
             try FileOperations.moveWithoutReplacing(claimed, to: publishedPath(number))
             return number
-        } catch where FileOperations.isNameTaken(error) {
-            let fresh = try publish(staging: URL(fileURLWithPath: claimed))
-            if let status = try FileOperations.status(claimed), !status.isDirectory { try FileOperations.removeFile(claimed) } // a file was linked
-            Diagnostics.warn("share inbox \(directory.path): item \(number) came back from a drain that ended, but another item has that number; "
-                             + "both are kept, this one as item \(fresh)")
-            return fresh
+        } catch {
+            if FileOperations.isNameTaken(error) {
+                let fresh = try publish(staging: URL(fileURLWithPath: claimed))
+                if let status = try FileOperations.status(claimed), !status.isDirectory { try FileOperations.removeFile(claimed) } // a file was linked
+                Diagnostics.warn("share inbox \(directory.path): item \(number) came back from a drain that ended, but another item has that number; "
+                                 + "both are kept, this one as item \(fresh)")
+                return fresh
+            } else {
+                throw error
+            }
         }
     }
 
@@ -224,7 +242,7 @@ extension ShareInbox {
                 throw ShareInboxError.invalidInboxItem(field: claimed.path, problem: "a \(status.kind) stands where an item belongs; it was not followed")
             }
             let recordURL = isFile ? claimed : claimed.appendingPathComponent(Self.recordFileName, isDirectory: false)
-            guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else {
+            guard let data = try AtomicFile.read(recordURL, below: root, limit: ItemRecord.readLimit) else {
                 throw ShareInboxError.invalidInboxItem(field: recordURL.path, problem: "the record is missing")
             }
             let record = try ItemRecord.decode(data, path: recordURL.path)
@@ -240,16 +258,20 @@ extension ShareInbox {
                 }
             }
             return record.received(sequenceNumber: number, directory: claimed)
-        } catch where InboxFailure.isTransient(error) {
-            // Out of descriptors or memory, an I/O error: nothing is known of the item.
-            putBackOrWarn(claimed.path, number: number)
-            Diagnostics.warn("share inbox \(directory.path): item \(number) cannot be read now (\(error)); it stays in Items/ "
-                             + "and a later drain delivers it")
-            return nil
-        } catch where error is ShareInboxError || error is AppGroupError {
-            let aside = try moveToQuarantine(claimed.path, label: InboxNames.itemName(number) + "-" + session)
-            Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")
-            return nil
+        } catch {
+            if InboxFailure.isTransient(error) {
+                // Out of descriptors or memory, an I/O error: nothing is known of the item.
+                putBackOrWarn(claimed.path, number: number)
+                Diagnostics.warn("share inbox \(directory.path): item \(number) cannot be read now (\(error)); it stays in Items/ "
+                                 + "and a later drain delivers it")
+                return nil
+            } else if error is ShareInboxError || error is AppGroupError {
+                let aside = try moveToQuarantine(claimed.path, label: InboxNames.itemName(number) + "-" + session)
+                Diagnostics.warn("share inbox \(directory.path): item \(number) is unreadable and was moved to \(aside): \(error)")
+                return nil
+            } else {
+                throw error
+            }
         }
     }
 }

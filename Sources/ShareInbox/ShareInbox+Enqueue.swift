@@ -5,7 +5,7 @@ extension ShareInbox {
     /// Adds `item` to the inbox, copying its attachments, and returns its sequence
     /// number. When this returns, the item is complete on disk and will be
     /// delivered exactly once; when it throws, nothing was published, except after
-    /// `AppGroupError.notDurable(path:operation:errno:)`: the item is published
+    /// ``ShareInboxError/container(_:)`` carrying `AppGroupError.notDurable(path:operation:errno:)`: the item is published
     /// (and will be delivered) but the final fsync failed, so do not enqueue it again.
     ///
     /// An item without attachments is appended, numbered, to this instance's
@@ -15,17 +15,22 @@ extension ShareInbox {
     /// - Throws: ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad field
     ///   or attachment name; ``ShareInboxError/unsafePath(path:problem:)`` for an
     ///   attachment path that is relative, a symbolic link, or outside what the
-    ///   caller may read; `AppGroupError.notARegularFile(path:kind:)` for an
-    ///   attachment that is a directory, a FIFO...;
+    ///   caller may read; ``ShareInboxError/container(_:)`` carrying
+    ///   `AppGroupError.notARegularFile(path:kind:)` for an attachment that is a
+    ///   directory, a FIFO... (and every other file-system error);
     ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for an attachment over
-    ///   ``attachmentByteLimit``; ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)``;
-    ///   file-system errors.
+    ///   ``attachmentByteLimit``; ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)``.
     @discardableResult
     public func enqueue(_ item: SharedItem) throws -> UInt64 {
+        try ShareInboxError.passingUp { try publish(item) }
+    }
+
+    /// ``enqueue(_:)``'s work, throwing the container's errors as they are.
+    func publish(_ item: SharedItem) throws -> UInt64 {
         // A link planted at the inbox or above it since it was opened: refused here,
         // at every enqueue, not once at open. The walk's descriptor then serves the
         // whole enqueue: nothing below it is looked up by path again.
-        guard let inbox = try DirectoryHandle.open(directory) else {
+        guard let inbox = try DirectoryHandle.open(directory, below: root) else {
             throw AppGroupError.systemCall(operation: "openat", path: directory.path, errno: .ENOENT)
         }
         var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)
@@ -104,10 +109,14 @@ extension ShareInbox {
         let file: OpenFile
         do {
             file = try OpenFile.openForReading(path)
-        } catch where FileOperations.isSymbolicLink(error) {
-            throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is a symbolic link; pass the file it points to")
-        } catch where FileOperations.isMissing(error) {
-            throw ShareInboxError.invalidInboxItem(field: "attachments[\(index)]", problem: "\(path) does not exist")
+        } catch {
+            if FileOperations.isSymbolicLink(error) {
+                throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is a symbolic link; pass the file it points to")
+            } else if FileOperations.isMissing(error) {
+                throw ShareInboxError.invalidInboxItem(field: "attachments[\(index)]", problem: "\(path) does not exist")
+            } else {
+                throw error
+            }
         }
         if file.size > Self.attachmentByteLimit {
             file.close()

@@ -6,18 +6,18 @@ extension ShareInbox {
     /// this: its `IdentityScope`, or none) whenever items are published to or
     /// leave the inbox (`Items/`, or a record appended to a journal log), in any process. The signal carries nothing: drain to learn
     /// what arrived. Signals may coalesce, and a drain's own claims trigger one too,
-    /// so a handler that drains is always safe. Keep the returned watcher alive;
-    /// `DirectoryWatcher.cancel()` stops it.
-    public func observe(_ handler: @escaping @Sendable () -> Void) throws -> DirectoryWatcher {
+    /// so a handler that drains is always safe. Keep the returned observation
+    /// alive; ``ShareInboxObservation/cancel()`` stops it.
+    public func observe(_ handler: @escaping @Sendable () -> Void) throws -> ShareInboxObservation {
         // An item being written (a hidden temporary) is no news; its rename to a
         // number is, and so is a journal log growing. A drain writing a cursor or
         // taking the consumer lock is not (it would wake a draining observer
         // after each of its own drains, without end).
-        try DirectoryWatcher(directory: itemsDirectory, appendsIn: journalDirectory) { names in
+        ShareInboxObservation(try DirectoryWatcher(directory: itemsDirectory, appendsIn: journalDirectory) { names in
             if names.contains(where: { !InboxNames.isTemporary($0) && !JournalCursor.isCursorName($0) && $0 != JournalReader.consumerLockName }) {
                 handler()
             }
-        }
+        })
     }
 
     /// The signals of ``observe(_:)`` as an async sequence; cancelling the

@@ -15,7 +15,12 @@ extension ShareInbox {
     /// drain moves it to `Quarantine/`.
     /// - Throws: file-system errors reading `Items/`.
     public func pendingItems() throws -> [ReceivedItem] {
-        try AtomicFile.requireContainedDirectory(directory)
+        try ShareInboxError.passingUp { try listPending() }
+    }
+
+    /// ``pendingItems()``'s work.
+    func listPending() throws -> [ReceivedItem] {
+        try AtomicFile.requireContainedDirectory(directory, below: root)
         var numbers: [UInt64] = []
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if let n = InboxNames.sequenceNumber(name) { numbers.append(n) }
@@ -42,14 +47,18 @@ extension ShareInbox {
                 guard let status = try FileOperations.status(item.path) else { continue } // claimed meanwhile
                 let isFile = status.isRegular
                 let recordURL = isFile ? item : item.appendingPathComponent(Self.recordFileName, isDirectory: false)
-                guard let data = try AtomicFile.read(recordURL, limit: ItemRecord.readLimit) else { continue }
+                guard let data = try AtomicFile.read(recordURL, below: root, limit: ItemRecord.readLimit) else { continue }
                 let record = try ItemRecord.decode(data, path: recordURL.path)
                 items.append(record.received(sequenceNumber: number, directory: item))
-            } catch where error is ShareInboxError || error is AppGroupError {
-                // Claimed between the lstat and the read: gone, not unreadable.
-                if try FileOperations.status(item.path) == nil { continue }
-                Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
-                                 + "(the next drain moves it to Quarantine/): \(error)")
+            } catch {
+                if error is ShareInboxError || error is AppGroupError {
+                    // Claimed between the lstat and the read: gone, not unreadable.
+                    if try FileOperations.status(item.path) == nil { continue }
+                    Diagnostics.warn("share inbox \(directory.path): pending item \(number) cannot be read and is not listed "
+                                     + "(the next drain moves it to Quarantine/): \(error)")
+                } else {
+                    throw error
+                }
             }
         }
         return items.sorted { $0.sequenceNumber < $1.sequenceNumber }

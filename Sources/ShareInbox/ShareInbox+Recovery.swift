@@ -18,6 +18,11 @@ extension ShareInbox {
     /// stops the drain.
     @discardableResult
     public func recoverAbandonedClaims() throws -> Int {
+        try ShareInboxError.passingUp { try recoverClaims() }
+    }
+
+    /// ``recoverAbandonedClaims()``'s work (every drain does it first).
+    func recoverClaims() throws -> Int {
         var sessions: [String] = []
         var seen = Set<[UInt8]>()
         try FileOperations.forEachEntry(in: claimsDirectory.path) { name in
@@ -27,7 +32,7 @@ extension ShareInbox {
                 guard name.utf8.count > 6, name.utf8.suffix(5).elementsEqual(".lock".utf8) else { return }
                 candidate = String(decoding: name.utf8.dropFirst().dropLast(5), as: UTF8.self)
                 let url = claimsDirectory.appendingPathComponent(candidate, isDirectory: true)
-                guard (try? FileCoordinator.lockFileURL(for: url).lastPathComponent.utf8.elementsEqual(name.utf8)) == true else { return }
+                guard (try? claimsCoordinator.lockFile(for: url).lastPathComponent.utf8.elementsEqual(name.utf8)) == true else { return }
             } else {
                 candidate = name
             }
@@ -37,7 +42,7 @@ extension ShareInbox {
         var recovered = 0
         // Not an ordinary coordination: from inside a drain's handler that one would
         // find the running drain's own lock free (re-entrancy) and take it for dead.
-        let probe = FileCoordinator()
+        let probe = claimsCoordinator
         for name in sessions {
             let sessionDirectory = claimsDirectory.appendingPathComponent(name, isDirectory: true)
             do {
@@ -50,7 +55,7 @@ extension ShareInbox {
                     let (back, complete) = try recoverEntries(of: sessionDirectory, session: name)
                     recovered += back
                     guard complete else { return }
-                    try FileCoordinator.removeLockFile(for: sessionDirectory)
+                    try claimsCoordinator.removeLockFile(for: sessionDirectory)
                 }
                 if done == nil { continue } // that drain is alive
             } catch {

@@ -94,6 +94,10 @@ public struct ShareInbox: Sendable {
     /// The resolver this inbox was opened with: attachments under its root but in
     /// the container of a group its identity lacks are refused.
     let resolver: ContainerResolver?
+    /// The device root the inbox lies under (the resolver's, else the one its
+    /// coordination tree marks above the directory; nil under none): every entry
+    /// is reached from it without following a symbolic link.
+    let root: ContainerRoot?
     /// This instance's drain session: drains through one instance take turns.
     let session: String
     /// This instance's journal log, kept open across enqueues (shared by copies).
@@ -113,14 +117,20 @@ public struct ShareInbox: Sendable {
     /// the inbox's own entries belongs (a file or a link at `Journal/`, `Items/`...,
     /// anything but a file at `Sequence`) is moved to `Quarantine/` with a warning,
     /// never followed, and the entry made again.
-    /// - Throws: `AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)`
-    ///   (nothing is written then), `AppGroupError.invalidGroupIdentifier(_:rule:)`,
+    /// - Throws: ``ShareInboxError/container(_:)`` carrying
+    ///   `AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)` (nothing is
+    ///   written then) or `AppGroupError.invalidGroupIdentifier(_:rule:)`,
     ///   ``ShareInboxError/invalidInboxItem(field:problem:)`` for a bad `name`,
     ///   file-system errors.
     public init(groupIdentifier: String, resolver: ContainerResolver, name: String = defaultName,
                 durable: Bool = true, readableDirectories: [URL]? = nil) throws {
         try InboxNames.validateComponent(name, field: "inbox name")
-        let container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
+        let container: URL
+        do {
+            container = try resolver.containerURL(ofGroup: groupIdentifier)
+        } catch {
+            throw ShareInboxError.container(error)
+        }
         let directory = container.appendingPathComponent("Library/Application Support", isDirectory: true)
             .appendingPathComponent(name, isDirectory: true)
         try self.init(directory: directory, durable: durable,
@@ -136,7 +146,7 @@ public struct ShareInbox: Sendable {
                       readableDirectories: readableDirectories, resolver: nil)
     }
 
-    init(directory: URL, durable: Bool, senderBundleIdentifier: String?, readableDirectories: [URL]?, resolver: ContainerResolver?) throws {
+    init(directory: URL, durable: Bool, senderBundleIdentifier: String?, readableDirectories: [URL]?, resolver: ContainerResolver?) throws(ShareInboxError) {
         if directory.path.utf8.contains(0) {
             throw ShareInboxError.unsafePath(path: directory.path, problem: "the path contains a NUL byte")
         }
@@ -146,17 +156,18 @@ public struct ShareInbox: Sendable {
         self.readableDirectories = readableDirectories?.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
         self.staleStagingAge = 3600
         self.resolver = resolver
+        self.root = resolver?.containerRoot ?? ContainerRoot.marked(above: self.directory)
         self.session = "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-        // A drain's session lock must be found by listing Claims/ (recovery): it
-        // stays beside the session directory, not in the coordination tree.
-        LockFilesBeside.register(claimsDirectory)
-        try FileOperations.makeTrustedDirectory(self.directory)
-        // Another user's directory on the way, or one others may write, would let
-        // them plant or take items: refused (or, when ours, repaired to 0700).
-        try TrustedDirectory.requireChain(to: self.directory.path)
-        // Something planted where one of the inbox's entries belongs is set aside
-        // here, not refused: a refusal would stop every enqueue and drain for good.
-        try prepareLayout()
+        let inbox = self
+        try ShareInboxError.passingUp {
+            try FileOperations.makeTrustedDirectory(inbox.directory)
+            // Another user's directory on the way, or one others may write, would let
+            // them plant or take items: refused (or, when ours, repaired to 0700).
+            try TrustedDirectory.requireChain(to: inbox.directory.path, below: inbox.root)
+            // Something planted where one of the inbox's entries belongs is set aside
+            // here, not refused: a refusal would stop every enqueue and drain for good.
+            try inbox.prepareLayout()
+        }
     }
 
     /// Where published items are: the directory ``observe(_:)`` watches.
@@ -166,11 +177,21 @@ public struct ShareInbox: Sendable {
     var quarantineDirectory: URL { directory.appendingPathComponent("Quarantine", isDirectory: true) }
     var sequenceFile: URL { directory.appendingPathComponent("Sequence", isDirectory: false) }
 
+    /// The coordinator of drain sessions in `Claims/`: a session's lock must be
+    /// found by listing Claims/ (recovery), so it stays beside the session
+    /// directory, not in the coordination tree. Every process uses this one.
+    var claimsCoordinator: FileCoordinator { FileCoordinator(lockFiles: .besideItems(below: root)) }
+
     /// How many items are published and not yet claimed or delivered: those in
     /// `Items/` (one streaming pass over the directory) and the journal's records
     /// past their logs' cursors (their headers read, no lock taken).
     public func pendingCount() throws -> Int {
-        try AtomicFile.requireContainedDirectory(directory)
+        try ShareInboxError.passingUp { try countPending() }
+    }
+
+    /// ``pendingCount()``'s work.
+    func countPending() throws -> Int {
+        try AtomicFile.requireContainedDirectory(directory, below: root)
         var count = 0
         try FileOperations.forEachEntry(in: itemsDirectory.path) { name in
             if InboxNames.sequenceNumber(name) != nil { count += 1 }

@@ -1,10 +1,14 @@
 import AppGroupContainer
 import Foundation
 
-/// The errors a ``ShareInbox`` raises itself. What the container below raises
+/// Every error a ``ShareInbox`` throws. What the container below raised
 /// (`AppGroupError.notEntitled(group:bundleIdentifier:heldGroups:)`, a failed
 /// system call, `AppGroupError.notDurable(path:operation:errno:)`...) comes
-/// through as that `AppGroupError`.
+/// through as ``container(_:)``, carrying that `AppGroupError`:
+///
+/// ```swift
+/// catch ShareInboxError.container(.notDurable) { /* enqueued, but not yet durable: do not enqueue again */ }
+/// ```
 public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// An item given to a ``ShareInbox`` (or one found in it) is unusable: `field`
     /// names the part (`title`, `attachments[0].name`, `inbox name`...).
@@ -18,6 +22,10 @@ public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible,
     /// sequence file or an item on disk says): no item can be added. Numbers are
     /// never reused, so this is the end of that inbox's numbering.
     case inboxSequenceExhausted(sequenceFile: String, last: UInt64)
+    /// The container below the inbox failed: the group is not entitled, a system
+    /// call failed, a symbolic link was planted on the way... (`AppGroupError` says
+    /// which, where and what to do).
+    case container(AppGroupError)
 
     public var description: String {
         switch self {
@@ -31,6 +39,8 @@ public enum ShareInboxError: Error, Sendable, Hashable, CustomStringConvertible,
                 + "far above the counter are never believed, so no item raised it there). To number items again: drain the inbox "
                 + "(so that no item is pending), then remove \(file); numbers start again after the highest item left. "
                 + "An app that remembers delivered sequence numbers must forget them then."
+        case let .container(error):
+            return error.description
         }
     }
 

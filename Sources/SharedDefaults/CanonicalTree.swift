@@ -1,7 +1,8 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
-/// Between the suite's exact stored form (``PropertyListTree``, keys kept by
+/// Between the suite's exact stored form (`PropertyListTree`, keys kept by
 /// their exact spelling) and the canonical Swift values the public API hands out
 /// (see ``PropertyListValue``).
 enum CanonicalTree {

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Apple's documented coercions for the typed getters of `UserDefaults`, applied
 /// to canonical values (see ``PropertyListValue``).

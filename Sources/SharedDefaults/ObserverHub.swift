@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// The observers of one ``SharedDefaults`` instance and the one directory watcher
 /// they share.

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// The registration domain: defaults registered with
 /// ``SharedDefaults/register(defaults:)``.

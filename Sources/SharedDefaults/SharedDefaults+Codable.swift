@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 extension SharedDefaults {
     /// Stores a Codable value as a property-list structure (a dictionary, an array
@@ -7,7 +8,7 @@ extension SharedDefaults {
     /// - Throws: ``SharedDefaultsError/codingFailed(key:type:problem:)`` when the value
     ///   cannot be encoded, and as ``save(_:forKey:)``. Nothing is written then.
     public func set<Value: Encodable>(codable value: Value, forKey defaultName: String) throws {
-        try save(stored: try Self.storedForm(of: value, key: defaultName), forKey: defaultName)
+        try SharedDefaultsError.passingUp(path: fileURL.path) { try save(stored: try Self.storedForm(of: value, key: defaultName), forKey: defaultName) }
     }
 
     /// Decodes the value for `key` with `PropertyListDecoder`; nil when the key is
@@ -16,11 +17,13 @@ extension SharedDefaults {
     /// - Throws: ``SharedDefaultsError/codingFailed(key:type:problem:)`` when the stored
     ///   value does not decode as `type`; as ``load(forKey:)`` for the file.
     public func value<Value: Decodable>(_ type: Value.Type, forKey defaultName: String) throws -> Value? {
-        if let stored = try store.currentValue(forKey: defaultName) {
-            return try Self.decode(type, fromStored: stored, key: defaultName)
+        try SharedDefaultsError.passingUp(path: fileURL.path) {
+            if let stored = try store.currentValue(forKey: defaultName) {
+                return try Self.decode(type, fromStored: stored, key: defaultName)
+            }
+            guard let registered = registeredValue(forKey: defaultName) else { return nil }
+            return try Self.decode(type, from: registered, key: defaultName)
         }
-        guard let registered = registeredValue(forKey: defaultName) else { return nil }
-        return try Self.decode(type, from: registered, key: defaultName)
     }
 
     // PropertyListEncoder refuses top-level scalars ("fragments"), so values travel

@@ -27,14 +27,12 @@ extension SharedDefaults {
         let group: GroupIdentifier
         let container: URL
         do {
-            group = try GroupIdentifier(groupIdentifier)
-            container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue)
-        } catch let error as AppGroupError {
+            group = try GroupIdentifier.validated(groupIdentifier)
+            container = try resolver.containerURL(ofGroup: group.rawValue)
+        } catch {
             throw SharedDefaultsError.suiteUnavailable(suite: suiteName, reason: error)
         }
-        let directory = container.appendingPathComponent("Library/Preferences", isDirectory: true)
-        let location = SuiteLocation(name: suiteName, group: group, directory: directory,
-                                     fileURL: directory.appendingPathComponent(SuiteLocation.fileName(suiteName), isDirectory: false))
+        let location = SuiteLocation.at(container, name: suiteName, group: group, root: resolver.containerRoot)
         self.init(location: location, suiteName: suiteName, coordinator: coordinator, durable: durable, format: format)
     }
 }

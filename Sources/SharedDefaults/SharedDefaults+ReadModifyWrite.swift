@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 extension SharedDefaults {
     /// Replaces the value for `key` with `transform(old)` under the suite's write

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// A defaults suite shared between processes, in the vocabulary of
 /// `UserDefaults(suiteName:)`, that never loses an update.
@@ -74,7 +75,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// ``isPrivateFallback``); a one-line warning says so. Nil when the name is
     /// refused (`NSGlobalDomain`, the own bundle identifier, a name that cannot be a
     /// file name) or there is no identity; the reason goes through `Diagnostics.handler`.
-    /// ``init(requiringSuiteName:resolver:coordinator:durable:format:)`` throws
+    /// ``init(requiringSuiteName:resolver:coordinationTimeout:durable:format:)`` throws
     /// instead, and refuses a group the identity lacks.
     public convenience init?(suiteName: String?) {
         self.init(lenientSuiteName: suiteName, call: "SharedDefaults(suiteName: \(Self.quoted(suiteName)))",
@@ -127,8 +128,10 @@ public final class SharedDefaults: @unchecked Sendable {
     ///   - suiteName: an App Group identifier for the group's shared suite; another
     ///     name for a suite private to the identity; nil for the identity's own domain.
     ///   - resolver: the identity and container root; nil reads both from the environment.
-    ///   - coordinator: the file coordinator whose write lock guards each change
-    ///     (its timeout bounds how long a write waits for another process).
+    ///   - coordinationTimeout: how long a write waits, in seconds, for another
+    ///     process's write of the suite before it fails
+    ///     (``SharedDefaultsError/fileSystem(path:reason:)`` with
+    ///     `AppGroupError.coordinationTimedOut`); nil waits as long as it takes.
     ///   - durable: fsync each save (the default). False trades crash safety for
     ///     speed: a crash may lose recent writes, never tear the file.
     ///   - format: the format written; binary, as iOS writes, by default. Reads
@@ -139,11 +142,13 @@ public final class SharedDefaults: @unchecked Sendable {
     ///   entitled to the group (the reason names the groups it holds and the fix), the
     ///   identifier is invalid or the container cannot be made.
     public convenience init(requiringSuiteName suiteName: String?, resolver: ContainerResolver? = nil,
-                            coordinator: FileCoordinator = FileCoordinator(timeout: 30), durable: Bool = true,
+                            coordinationTimeout: TimeInterval? = 30, durable: Bool = true,
                             format: PropertyListSerialization.PropertyListFormat = .binary) throws {
-        let resolver = try resolver ?? Self.environmentResolver(suiteName: suiteName)
-        let location = try SuiteLocation.resolve(suiteName: suiteName, resolver: resolver)
-        self.init(location: location, suiteName: suiteName, coordinator: coordinator, durable: durable, format: format)
+        let chosen: ContainerResolver
+        if let resolver { chosen = resolver } else { chosen = try Self.environmentResolver(suiteName: suiteName) }
+        let location = try SuiteLocation.resolve(suiteName: suiteName, resolver: chosen)
+        self.init(location: location, suiteName: suiteName, coordinator: FileCoordinator(timeout: coordinationTimeout),
+                  durable: durable, format: format)
     }
 
     /// Opens the suite at an already resolved location.
@@ -154,18 +159,18 @@ public final class SharedDefaults: @unchecked Sendable {
         self.isPrivateFallback = location.privateBecause != nil
         self.resolver = location.resolver
         self.fileURL = location.fileURL
-        self.store = SuiteStore(fileURL: location.fileURL, coordinator: coordinator, durable: durable, format: format)
+        self.store = SuiteStore(fileURL: location.fileURL, root: location.root, coordinator: coordinator, durable: durable, format: format)
         self.observers = ObserverHub(directory: location.directory, fileName: location.fileURL.lastPathComponent)
         // Temporary files of writers killed mid-save (over a minute old, so never a
         // live writer's) would otherwise stay forever.
-        AtomicFile.removeStaleTemporaries(in: location.directory, for: location.fileURL.lastPathComponent)
+        AtomicFile.removeStaleTemporaries(in: location.directory, below: location.root, for: location.fileURL.lastPathComponent)
     }
 
-    static func environmentResolver(suiteName: String?) throws -> ContainerResolver {
+    static func environmentResolver(suiteName: String?) throws(SharedDefaultsError) -> ContainerResolver {
         do {
-            return try ContainerResolver.current()
-        } catch let error as AppGroupError {
-            throw SharedDefaultsError.suiteUnavailable(suite: suiteName ?? "(own domain)", reason: error)
+            return try ContainerResolver.resolvingCurrent()
+        } catch {
+            throw .suiteUnavailable(suite: suiteName ?? "(own domain)", reason: error)
         }
     }
 
@@ -238,7 +243,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// Keys are matched by their exact spelling, as Apple's platforms match them:
     /// "caf\u{E9}" and "cafe\u{301}" are two keys with values of their own.
     public func load(forKey defaultName: String) throws -> Any? {
-        try persistentValue(forKey: defaultName) ?? registeredValue(forKey: defaultName)
+        try SharedDefaultsError.passingUp(path: fileURL.path) { try persistentValue(forKey: defaultName) ?? registeredValue(forKey: defaultName) }
     }
 
     /// The suite's own value for `key` (no registered default), canonical.
@@ -256,14 +261,14 @@ public final class SharedDefaults: @unchecked Sendable {
     /// reads each.
     /// - Throws: as ``load(forKey:)``.
     public func persistentDomain() throws -> [String: Any] {
-        try store.withCurrentValues { CanonicalTree.dictionary($0) }
+        try SharedDefaultsError.passingUp(path: fileURL.path) { try store.withCurrentValues { CanonicalTree.dictionary($0) } }
     }
 
     /// Every key the suite holds, spelled exactly as stored, in file order: keys
     /// that differ only in Unicode normalization are listed once each.
     /// - Throws: as ``load(forKey:)``.
     public func storedKeys() throws -> [String] {
-        try store.withCurrentValues { $0.keys }
+        try SharedDefaultsError.passingUp(path: fileURL.path) { try store.withCurrentValues { $0.keys } }
     }
 
     /// The registration domain overlaid with the suite's values: every key a read
@@ -345,9 +350,11 @@ public final class SharedDefaults: @unchecked Sendable {
     ///   the offending (possibly nested) type; ``SharedDefaultsError/suiteTooLarge(path:size:limit:)``;
     ///   ``SharedDefaultsError/fileSystem(path:reason:)``. Nothing is written then.
     public func save(_ value: Any?, forKey defaultName: String) throws {
-        try DefaultsKey.validate(defaultName)
-        let stored = try value.map { try CanonicalTree.tree(PropertyListValue.normalize($0, key: defaultName), key: defaultName) }
-        try save(stored: stored, forKey: defaultName)
+        try SharedDefaultsError.passingUp(path: fileURL.path) {
+            try DefaultsKey.validate(defaultName)
+            let stored = try value.map { try CanonicalTree.tree(PropertyListValue.normalize($0, key: defaultName), key: defaultName) }
+            try save(stored: stored, forKey: defaultName)
+        }
     }
 
     /// Stores an already checked value, or removes the key for nil.

@@ -23,6 +23,9 @@ struct SuiteLocation: Sendable {
     let directory: URL
     /// `…/Library/Preferences/<name>.plist`.
     let fileURL: URL
+    /// The device root the suite lies under: its file is reached from there
+    /// without following a symbolic link.
+    let root: ContainerRoot
     /// Why a group's suite is private here: the identity is not entitled to the
     /// group, so the suite lives in its own storage (nil for every other suite).
     var privateBecause: AppGroupError? = nil
@@ -40,58 +43,60 @@ struct SuiteLocation: Sendable {
     ///   private to the identity instead of an error (iOS's behaviour).
     /// - Throws: ``SharedDefaultsError/invalidSuiteName(_:problem:)`` or
     ///   ``SharedDefaultsError/suiteUnavailable(suite:reason:)``.
-    static func resolve(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool = false) throws -> SuiteLocation {
+    static func resolve(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool = false) throws(SharedDefaultsError) -> SuiteLocation {
         var location = try resolveDirectory(suiteName: suiteName, resolver: resolver, privateWhenNotEntitled: privateWhenNotEntitled)
         location.resolver = resolver
         return location
     }
 
-    private static func resolveDirectory(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool) throws -> SuiteLocation {
+    private static func resolveDirectory(suiteName: String?, resolver: ContainerResolver, privateWhenNotEntitled: Bool) throws(SharedDefaultsError) -> SuiteLocation {
         let bundle = resolver.entitlements.bundleIdentifier
         guard let suiteName else {
             return try plain(name: bundle, resolver: resolver)
         }
         if suiteName == globalDomain {
-            throw SharedDefaultsError.invalidSuiteName(suiteName, problem:
+            throw .invalidSuiteName(suiteName, problem:
                 "NSGlobalDomain is the domain every application reads; Apple refuses it as a suite name too. Use a group identifier or a name of your own")
         }
         if suiteName == bundle {
-            throw SharedDefaultsError.invalidSuiteName(suiteName, problem:
+            throw .invalidSuiteName(suiteName, problem:
                 "it is this process's own bundle identifier, whose domain is the standard defaults; Apple refuses it as a suite name. "
                 + "Use SharedDefaults(suiteName: nil) for the app's own domain, or the App Group identifier to share")
         }
         if suiteName.hasPrefix("group.") || GroupIdentifier(validating: suiteName) != nil {
+            let reason: AppGroupError
             do {
-                let group = try GroupIdentifier(suiteName)
-                let container = try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue)
-                return at(container, name: suiteName, group: group)
-            } catch let error as AppGroupError {
-                if privateWhenNotEntitled, case .notEntitled = error {
-                    var location = try plain(name: suiteName, resolver: resolver)
-                    location.privateBecause = error
-                    return location
-                }
-                throw SharedDefaultsError.suiteUnavailable(suite: suiteName, reason: error)
+                let group = try GroupIdentifier.validated(suiteName)
+                let container = try resolver.containerURL(ofGroup: group.rawValue)
+                return at(container, name: suiteName, group: group, root: resolver.containerRoot)
+            } catch {
+                reason = error
             }
+            if privateWhenNotEntitled, case .notEntitled = reason {
+                var location = try plain(name: suiteName, resolver: resolver)
+                location.privateBecause = reason
+                return location
+            }
+            throw .suiteUnavailable(suite: suiteName, reason: reason)
         }
         return try plain(name: suiteName, resolver: resolver)
     }
 
-    private static func plain(name: String, resolver: ContainerResolver) throws -> SuiteLocation {
+    private static func plain(name: String, resolver: ContainerResolver) throws(SharedDefaultsError) -> SuiteLocation {
         if let problem = fileNameProblem(name) {
-            throw SharedDefaultsError.invalidSuiteName(name, problem: problem)
+            throw .invalidSuiteName(name, problem: problem)
         }
         do {
-            return at(try resolver.requireApplicationContainerURL(), name: name, group: nil)
-        } catch let error as AppGroupError {
-            throw SharedDefaultsError.suiteUnavailable(suite: name, reason: error)
+            return at(try resolver.applicationContainerURL(), name: name, group: nil, root: resolver.containerRoot)
+        } catch {
+            throw .suiteUnavailable(suite: name, reason: error)
         }
     }
 
-    private static func at(_ container: URL, name: String, group: GroupIdentifier?) -> SuiteLocation {
+    static func at(_ container: URL, name: String, group: GroupIdentifier?, root: ContainerRoot) -> SuiteLocation {
         let directory = container.appendingPathComponent("Library/Preferences", isDirectory: true)
         return SuiteLocation(name: name, group: group, directory: directory,
-                             fileURL: directory.appendingPathComponent(fileName(name), isDirectory: false))
+                             fileURL: directory.appendingPathComponent(fileName(name), isDirectory: false), root: root)
     }
 
     /// `<name>.plist`, shortened by AppGroupContainer's one rule when longer than

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// The suite file on disk, its parsed cache, and the read-modify-write cycle.
 ///
@@ -22,6 +23,8 @@ final class SuiteStore: @unchecked Sendable {
 
     let fileURL: URL
     let path: String
+    /// The device root the file lies under (no symbolic link followed below it).
+    let root: ContainerRoot
     let coordinator: FileCoordinator
     let durable: Bool
     let format: PropertyListSerialization.PropertyListFormat
@@ -30,7 +33,7 @@ final class SuiteStore: @unchecked Sendable {
         /// The file the values came from, kept open; nil when there was no file.
         var pin: AtomicFile.Pin?
         var identity: AtomicFile.Identity? { pin?.identity }
-        /// Keys exactly as the file spells them (see ``PropertyListDictionary``);
+        /// Keys exactly as the file spells them (see `PropertyListDictionary`);
         /// nil while the file is only checked (see `checked`).
         var values: PropertyListDictionary?
         /// A binary file checked whole but not decoded: after another process's
@@ -92,8 +95,9 @@ final class SuiteStore: @unchecked Sendable {
     /// unchanged suite must never be parsed twice).
     var parseCount: Int { lock.withLock { parses } }
 
-    init(fileURL: URL, coordinator: FileCoordinator, durable: Bool, format: PropertyListSerialization.PropertyListFormat) {
+    init(fileURL: URL, root: ContainerRoot, coordinator: FileCoordinator, durable: Bool, format: PropertyListSerialization.PropertyListFormat) {
         self.fileURL = fileURL
+        self.root = root
         self.path = fileURL.path
         self.coordinator = coordinator
         self.durable = durable
@@ -177,12 +181,12 @@ final class SuiteStore: @unchecked Sendable {
         }
     }
 
-    private func currentIdentity() throws -> AtomicFile.Identity? {
+    private func currentIdentity() throws(SharedDefaultsError) -> AtomicFile.Identity? {
         do {
             // By the stored path: URL.path would cost twice the lstat on every read.
-            return try AtomicFile.identity(atPath: path)
-        } catch let error as AppGroupError {
-            throw SharedDefaultsError.fileSystem(path: path, reason: error)
+            return try AtomicFile.identity(atPath: path, below: root)
+        } catch {
+            throw .fileSystem(path: path, reason: error)
         }
     }
 
@@ -191,8 +195,8 @@ final class SuiteStore: @unchecked Sendable {
     private func load(lookingUp key: String? = nil) throws -> Cache {
         let read: (data: Data, pin: AtomicFile.Pin)?
         do {
-            read = try AtomicFile.readPinned(atPath: path)
-        } catch let error as AppGroupError {
+            read = try AtomicFile.readPinned(atPath: path, below: root)
+        } catch {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
         guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
@@ -210,7 +214,7 @@ final class SuiteStore: @unchecked Sendable {
                 return cache
             } catch {
                 return Cache(pin: read.pin, values: PropertyListDictionary(),
-                             problem: .corruptSuite(path: path, problem: (error as? PropertyListError)?.message ?? "\(error)", movedTo: nil))
+                             problem: .corruptSuite(path: path, problem: error.message, movedTo: nil))
             }
         }
         switch Self.parseExact(read.data) {
@@ -231,10 +235,8 @@ final class SuiteStore: @unchecked Sendable {
         let root: PropertyListTree
         do {
             root = try PropertyListCodec.read(data)
-        } catch let error as PropertyListError {
-            return .failure(ParseProblem(text: error.message))
         } catch {
-            return .failure(ParseProblem(text: "\(error)"))
+            return .failure(ParseProblem(text: error.message))
         }
         guard case .dictionary(let values) = root else { return .failure(ParseProblem(text: notADictionary(root))) }
         return .success(values)
@@ -339,8 +341,8 @@ final class SuiteStore: @unchecked Sendable {
             recovered = .corruptSuite(path: path, problem: problem, movedTo: aside.path)
         }
         do {
-            try AtomicFile.write(data, to: fileURL, durable: durable)
-        } catch let error as AppGroupError {
+            try AtomicFile.write(data, to: fileURL, below: root, durable: durable)
+        } catch {
             // The file may or may not have been replaced: forget the cache.
             lock.withLock { cache = nil }
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
@@ -348,7 +350,7 @@ final class SuiteStore: @unchecked Sendable {
         // Pin what we just saved (one open and fstat, still under the write lock, so
         // it is our file): the next read or write finds the cache valid instead of
         // re-parsing our own file.
-        let saved = try? AtomicFile.pin(atPath: path)
+        let saved = try? AtomicFile.pin(atPath: path, below: root)
         let committed = values
         lock.withLock { replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }, batching: false) }
         return Committed(result: result, recovered: recovered)
@@ -371,9 +373,12 @@ final class SuiteStore: @unchecked Sendable {
             let destination = directory.appendingPathComponent(name)
             do {
                 // Not durable on its own: the save that follows fsyncs the directory.
-                try AtomicFile.move(fileURL, to: destination, durable: false)
+                try AtomicFile.move(fileURL, to: destination, below: root, durable: false)
                 return destination
-            } catch AppGroupError.unsafePath {
+            } catch {
+                // Something stands at that name: the next one. (Matched here, not
+                // in a catch pattern: one on this typed error crashes Swift 6.3.1.)
+                guard case .unsafePath = error else { throw SharedDefaultsError.fileSystem(path: path, reason: error) }
                 continue
             }
         }

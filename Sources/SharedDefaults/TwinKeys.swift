@@ -1,4 +1,4 @@
-import AppGroupContainer
+import PropertyLists
 
 /// Finding keys that are equal as Swift strings but spelled differently
 /// ("caf\u{E9}" and "cafe\u{301}"): Apple's platforms keep both, but anything that

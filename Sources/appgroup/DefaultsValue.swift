@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Parses the value arguments of `defaults write`, typed as `defaults` types them:
 /// `-string s`, `-int 12`, `-float 1.5`, `-bool YES`, `-data 68656c6c6f`,
@@ -51,7 +52,18 @@ enum DefaultsValue {
                 throw CLIError.usage("several values given without a type: use -array or -dict (got \(arguments.joined(separator: " ")))")
             }
             // As `defaults`: an untyped value that looks like a property list is one.
-            return .set(OldStyleParser.looksLikePropertyList(first) ? try OldStyleParser.parse(first) : first)
+            return .set(OldStyleParser.looksLikePropertyList(first) ? try oldStyle(first) : first)
+        }
+    }
+
+    /// The old-style property list `text` holds.
+    /// - Throws: ``CLIError/badValue(_:)`` with the parser's reason and what to do instead.
+    static func oldStyle(_ text: String) throws -> Any {
+        do {
+            return try OldStyleParser.parse(text)
+        } catch {
+            throw CLIError.badValue("could not parse the property list value: \(error.message); "
+                                    + "single-quote the whole value, or give a type (-string) to store it as text")
         }
     }
 
@@ -127,7 +139,7 @@ enum DefaultsValue {
             default: throw CLIError.badValue("\"\(raw)\" is not a boolean: use YES, NO, true, false, 1 or 0 (for \(flag))")
             }
         case "-data":
-            guard let data = hexData(raw) else {
+            guard let data = OldStylePlist.data(hex: raw) else {
                 throw CLIError.badValue("\"\(raw)\" is not hex data: an even number of hex digits, e.g. 68656c6c6f (for -data)")
             }
             return data
@@ -138,32 +150,6 @@ enum DefaultsValue {
             return date
         default:
             throw CLIError.usage("unknown type \(flag): use one of \(typeFlags.joined(separator: " "))")
-        }
-    }
-
-    /// Hex digits (optionally `0x`-prefixed, spaces and `<>` ignored, as `defaults`
-    /// prints data) to bytes; nil for anything else.
-    static func hexData(_ raw: String) -> Data? {
-        let digits = raw.hasPrefix("0x") || raw.hasPrefix("0X") ? String(raw.dropFirst(2)) : raw
-        // Work on ASCII bytes: a Character may be a multi-scalar cluster.
-        let cleaned = Array(digits.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x3C && $0 != 0x3E })
-        guard cleaned.count % 2 == 0 else { return nil }
-        var data = Data(capacity: cleaned.count / 2)
-        var index = 0
-        while index < cleaned.count {
-            guard let high = hexDigit(cleaned[index]), let low = hexDigit(cleaned[index + 1]) else { return nil }
-            data.append(high << 4 | low)
-            index += 2
-        }
-        return data
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// Where the tool writes: results on standard output, one-line reasons on standard error.
 enum Output {
@@ -42,4 +43,20 @@ enum Output {
 
     /// A date as `defaults read` prints one: `2026-11-30 09:00:00 +0000`.
     static func date(_ date: Date) -> String { OldStylePlist.dateFormatter.string(from: date) }
+
+    /// JSON form of a property-list value, for `--json`: dates as ISO 8601 strings,
+    /// data as base64 strings.
+    static func jsonValue(_ value: Any) -> Any {
+        switch value {
+        case let dictionary as [String: Any]: return dictionary.mapValues(jsonValue)
+        case let array as [Any]: return array.map(jsonValue)
+        case let date as Date: return isoFormatter.string(from: date)
+        case let data as Data: return data.base64EncodedString()
+        case let url as URL: return url.absoluteString
+        default: return value
+        }
+    }
+
+    // ISO8601DateFormatter is not Sendable here; the tool is single-threaded.
+    nonisolated(unsafe) private static let isoFormatter = ISO8601DateFormatter()
 }

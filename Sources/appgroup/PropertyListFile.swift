@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Reading and writing whole property-list files for `defaults export/import` and
 /// `plist`, with the package's own codec: binary or XML in, exactly as stored
@@ -16,14 +17,16 @@ enum PropertyListFile {
         if path == "-" {
             do {
                 return try StandardInput.readAll(limit: readLimit)
-            } catch AppGroupError.fileTooLarge {
-                throw CLIError.failed("standard input holds more than \(readLimit) bytes (64 MiB, the most a property list read here may be); reading stopped there and nothing was changed")
             } catch {
+                if case .fileTooLarge = error {
+                    throw CLIError.failed("standard input holds more than \(readLimit) bytes (64 MiB, the most a property list read here may be); reading stopped there and nothing was changed")
+                }
                 throw CLIError.failed("cannot read standard input: \(error); nothing was changed")
             }
         }
         do {
-            guard let data = try AtomicFile.read(URL(fileURLWithPath: path), limit: readLimit) else {
+            let url = URL(fileURLWithPath: path)
+            guard let data = try AtomicFile.read(url, below: .marked(above: url), limit: readLimit) else {
                 throw CLIError.notFound("no file at \(path)")
             }
             return data
@@ -49,7 +52,8 @@ enum PropertyListFile {
     static func writeBytes(_ data: Data, to path: String) throws {
         if path == "-" { return FileHandle.standardOutput.write(data) }
         do {
-            try AtomicFile.write(data, to: URL(fileURLWithPath: path))
+            let url = URL(fileURLWithPath: path)
+            try AtomicFile.write(data, to: url, below: .marked(above: url))
         } catch {
             throw CLIError.failed("cannot write \(path): \(error); nothing was written there")
         }

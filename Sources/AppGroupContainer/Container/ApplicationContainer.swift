@@ -3,12 +3,12 @@ import Foundation
 extension ContainerResolver {
     /// The directory under the root that holds the per-application containers.
     /// Its name has no dot, so no valid group identifier can collide with it.
-    public static let applicationsDirectoryName = "Applications"
+    package static let applicationsDirectoryName = "Applications"
 
     /// Where the identity's own (sandbox) container is, without touching the disk:
     /// `<root>/Applications/<bundle id>/`. It stands in for the app's private
     /// container on iOS, which only that app (not its extensions) can see.
-    public func applicationContainerLocation() -> URL {
+    package func applicationContainerLocation() -> URL {
         root.appendingPathComponent(Self.applicationsDirectoryName, isDirectory: true)
             .appendingPathComponent(entitlements.bundleIdentifier, isDirectory: true)
     }
@@ -21,8 +21,12 @@ extension ContainerResolver {
     ///   ``AppGroupError/untrustedDirectory(path:owner:mode:user:)`` for one owned by
     ///   another user (see ``ContainerResolver``).
     public func requireApplicationContainerURL() throws -> URL {
+        try applicationContainerURL()
+    }
+
+    /// ``requireApplicationContainerURL()``, typed: for the package's own code.
+    package func applicationContainerURL() throws(AppGroupError) -> URL {
         try Self.makeRoot(root)
-        ContainerRoots.register(root)
         try CoordinationTree.prepare(root: root.path)
         try TrustedDirectory.make(root.appendingPathComponent(Self.applicationsDirectoryName, isDirectory: true).path)
         // The bundle identifier was validated by Entitlements: one safe path component.

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Maps App Group identifiers to directories, as
 /// `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` does on iOS.
@@ -22,9 +23,11 @@ import Foundation
 /// owner and mode; one of the process's own that group or others may write is
 /// repaired (chmod 0700) and reported through `Diagnostics.warn(_:)`.
 ///
-/// Resolving a container registers its root (`ContainerRoots`), so that every
-/// later save in it (``AtomicFile``, the coordinator's lock files) refuses a
-/// symbolic link planted at any directory between the root and the file.
+/// Resolving a container makes its root's coordination tree (`.coordination`),
+/// which marks the root for every process that knows only a path: the
+/// coordinator's lock files live there. The stores built on a resolver hand its
+/// root to every save (`ContainerRoot`), so that a symbolic link planted at any
+/// directory between the root and a file is refused.
 public struct ContainerResolver: Sendable {
     /// The directory that holds every group's container.
     public let root: URL
@@ -32,7 +35,7 @@ public struct ContainerResolver: Sendable {
     public let entitlements: Entitlements
 
     /// The environment variable that chooses the root when none is passed.
-    public static let rootEnvironmentKey = "APP_GROUP_CONTAINERS_ROOT"
+    package static let rootEnvironmentKey = "APP_GROUP_CONTAINERS_ROOT"
 
     /// - Parameters:
     ///   - root: the container root; when nil, `APP_GROUP_CONTAINERS_ROOT`, else
@@ -52,14 +55,19 @@ public struct ContainerResolver: Sendable {
     ///   could be another scope's (see ``IdentityScope/active``);
     ///   ``AppGroupError/missingIdentity(hint:)`` without any identity.
     public static func current(root: URL? = nil) throws -> ContainerResolver {
-        if let scope = try IdentityScope.active {
+        try resolvingCurrent(root: root)
+    }
+
+    /// ``current(root:)``, typed: for the package's own code.
+    package static func resolvingCurrent(root: URL? = nil) throws(AppGroupError) -> ContainerResolver {
+        if let scope = try IdentityScope.activeScope() {
             return ContainerResolver(root: root ?? scope.root, entitlements: scope.entitlements)
         }
-        return ContainerResolver(root: root, entitlements: try Entitlements.current())
+        return ContainerResolver(root: root, entitlements: try Entitlements.currentIdentity())
     }
 
     /// The root named by `APP_GROUP_CONTAINERS_ROOT`, else ``defaultRoot(environment:)``.
-    public static func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment[rootEnvironmentKey], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
         return defaultRoot(environment: environment)
     }
@@ -129,31 +137,36 @@ public struct ContainerResolver: Sendable {
     ///   ``AppGroupError/untrustedDirectory(path:owner:mode:user:)`` when a directory
     ///   of the container belongs to another user; file-system errors.
     public func requireContainerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) throws -> URL {
-        let group = try GroupIdentifier(groupIdentifier)
+        try containerURL(ofGroup: groupIdentifier)
+    }
+
+    /// ``requireContainerURL(forSecurityApplicationGroupIdentifier:)``, typed: for
+    /// the package's own code.
+    package func containerURL(ofGroup groupIdentifier: String) throws(AppGroupError) -> URL {
+        let group = try GroupIdentifier.validated(groupIdentifier)
         try checkEntitlement(group)
         return try createContainer(for: group)
     }
 
     /// Throws unless the identity holds `group`.
-    public func checkEntitlement(_ group: GroupIdentifier) throws {
+    package func checkEntitlement(_ group: GroupIdentifier) throws(AppGroupError) {
         guard entitlements.isEntitled(to: group) else {
-            throw AppGroupError.notEntitled(group: group.rawValue, bundleIdentifier: entitlements.bundleIdentifier,
+            throw .notEntitled(group: group.rawValue, bundleIdentifier: entitlements.bundleIdentifier,
                                             heldGroups: entitlements.applicationGroups.map(\.rawValue))
         }
     }
 
     /// Where `group`'s container is (or would be), without checking entitlements or
     /// touching the disk. A valid identifier is one path component, so this stays in the root.
-    public func containerLocation(for group: GroupIdentifier) -> URL {
+    package func containerLocation(for group: GroupIdentifier) -> URL {
         root.appendingPathComponent(group.rawValue, isDirectory: true)
     }
 
     /// The subdirectories made in every container.
-    public static let standardSubdirectories = ["Library", "Library/Caches", "Library/Preferences"]
+    package static let standardSubdirectories = ["Library", "Library/Caches", "Library/Preferences"]
 
-    func createContainer(for group: GroupIdentifier) throws -> URL {
+    func createContainer(for group: GroupIdentifier) throws(AppGroupError) -> URL {
         try Self.makeRoot(root)
-        ContainerRoots.register(root)
         // Before any container exists: a process that finds this root only by a
         // path must find the same coordination tree as this one.
         try CoordinationTree.prepare(root: root.path)
@@ -168,10 +181,10 @@ public struct ContainerResolver: Sendable {
     /// Creates the root and any missing parents. Existing parents are left as they
     /// are (they may be shared, like /tmp); the root itself must be a directory of
     /// the process's user that no one else may write (see ``TrustedDirectory``).
-    static func makeRoot(_ root: URL) throws {
-        if let st = try Sys.stat(root.path) {
-            guard Sys.isDirectory(st) else {
-                throw AppGroupError.invalidRoot(path: root.path, problem: "it is a \(Sys.fileKind(st.st_mode)), not a directory")
+    static func makeRoot(_ root: URL) throws(AppGroupError) {
+        if let st = try fromSystem(SystemCalls.stat(root.path)) {
+            guard SystemCalls.isDirectory(st) else {
+                throw .invalidRoot(path: root.path, problem: "it is a \(SystemCalls.fileKind(st.st_mode)), not a directory")
             }
             try TrustedDirectory.check(st, root.path)
             return
@@ -179,9 +192,9 @@ public struct ContainerResolver: Sendable {
         var path = ""
         for component in root.pathComponents where component != "/" {
             path += "/" + component
-            if try Sys.stat(path) == nil {
-                do { try Sys.makeDirectory(path) } catch let error as AppGroupError {
-                    throw AppGroupError.invalidRoot(path: root.path, problem: error.description)
+            if try fromSystem(SystemCalls.stat(path)) == nil {
+                do { try SystemCalls.makeDirectory(path) } catch {
+                    throw .invalidRoot(path: root.path, problem: AppGroupError(error).description)
                 }
             }
         }

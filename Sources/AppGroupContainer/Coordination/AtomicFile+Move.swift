@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 extension AtomicFile {
     /// Renames `source` to `destination` in the same directory (reached without
@@ -11,18 +12,18 @@ extension AtomicFile {
     /// - Parameter durable: fsync the directory afterwards, so the move survives a crash.
     /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` when `destination` exists;
     ///   file-system errors.
-    package static func move(_ source: URL, to destination: URL, durable: Bool = true) throws {
+    package static func move(_ source: URL, to destination: URL, below root: ContainerRoot?, durable: Bool = true) throws(AppGroupError) {
         let from = source.standardizedFileURL
         let to = destination.standardizedFileURL
         guard ExactPath.same(from.deletingLastPathComponent().path, to.deletingLastPathComponent().path) else {
-            throw AppGroupError.unsafePath(path: to.path, problem: "AtomicFile.move renames within one directory; \(from.path) is elsewhere")
+            throw .unsafePath(path: to.path, problem: "AtomicFile.move renames within one directory; \(from.path) is elsewhere")
         }
-        let directory = try ContainedDirectory.open(to.deletingLastPathComponent().path)
+        let directory = try fromSystem(ContainedDirectory.open(to.deletingLastPathComponent().path, below: root?.path))
         defer { directory.close() }
-        if try Sys.lstat(at: directory.fd, to.lastPathComponent, path: to.path) != nil {
-            throw AppGroupError.unsafePath(path: to.path, problem: "something already stands there; it was not replaced")
+        if try fromSystem(SystemCalls.lstat(at: directory.fd, to.lastPathComponent, path: to.path)) != nil {
+            throw .unsafePath(path: to.path, problem: "something already stands there; it was not replaced")
         }
-        try Sys.rename(at: directory.fd, from.lastPathComponent, to: to.lastPathComponent, path: to.path)
-        if durable { try Sys.fsync(directory.fd, path: directory.path) }
+        try fromSystem(SystemCalls.rename(at: directory.fd, from.lastPathComponent, to: to.lastPathComponent, path: to.path))
+        if durable { try fromSystem(SystemCalls.fsync(directory.fd, path: directory.path)) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 extension AtomicFile {
     /// An open read-only descriptor on a file, holding its inode alive.
@@ -25,7 +26,7 @@ extension AtomicFile {
         // the device, the larger part of a read after another process's save.
         deinit {
             let fd = self.fd
-            Self.closing.async { Sys.close(fd) }
+            Self.closing.async { SystemCalls.close(fd) }
         }
 
         fileprivate static let closing = DispatchQueue(label: "AtomicFile.Pin.close")
@@ -52,73 +53,76 @@ extension AtomicFile {
 
     /// ``readWithIdentity(_:limit:)`` that keeps the file open: the content and the
     /// pin of the inode it came from. Nil when no file is there.
-    package static func readPinned(_ url: URL, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
-        try readPinned(atPath: url.path, limit: limit)
+    package static func readPinned(_ url: URL, below root: ContainerRoot?, limit: Int64 = defaultReadLimit) throws(AppGroupError) -> (data: Data, pin: Pin)? {
+        try readPinned(atPath: url.path, below: root, limit: limit)
     }
 
     /// ``readPinned(_:limit:)`` by path: a store that re-reads its file keeps the
     /// path, which costs less than building it from the URL at each read.
-    package static func readPinned(atPath path: String, limit: Int64 = defaultReadLimit) throws -> (data: Data, pin: Pin)? {
-        guard let (fd, st) = try openRegular(path, limit: limit) else { return nil }
+    package static func readPinned(atPath path: String, below root: ContainerRoot?, limit: Int64 = defaultReadLimit) throws(AppGroupError) -> (data: Data, pin: Pin)? {
+        guard let (fd, st) = try openRegular(path, below: root, limit: limit) else { return nil }
         let pin = Pin(fd: fd, identity: Identity(st))
-        let data = try Sys.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit)
+        let data = try fromSystem(SystemCalls.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: limit))
         return (data, pin)
     }
 
     /// Pins the file at `path` without reading it (nil when none is there): after a
     /// save, the saver pins what it wrote so its cache stays valid.
-    package static func pin(atPath path: String) throws -> Pin? {
-        guard let (fd, st) = try openRegular(path, limit: Int64.max) else { return nil }
+    package static func pin(atPath path: String, below root: ContainerRoot?) throws(AppGroupError) -> Pin? {
+        guard let (fd, st) = try openRegular(path, below: root, limit: Int64.max) else { return nil }
         return Pin(fd: fd, identity: Identity(st))
     }
 
     /// Opens the regular file at `path` read-only, refusing symbolic links (at the
-    /// file, and at any directory between its container root and it: the file is
-    /// opened by one openat2 from the root that follows no link, or, where that
-    /// does not settle it, relative to a ``ContainedDirectory`` walked from the
-    /// root), other kinds of file (a FIFO does not block: O_NONBLOCK) and files
-    /// over `limit`. Nil when nothing is there.
-    static func openRegular(_ path: String, limit: Int64) throws -> (Int32, Sys.FileStatus)? {
+    /// file, and at any directory between `root` and it: the file is opened by one
+    /// openat2 that follows no link, or, where that does not settle it, relative
+    /// to a `ContainedDirectory` walked from the root), other kinds of file (a FIFO
+    /// does not block: O_NONBLOCK) and files over `limit`. Nil when nothing is there.
+    static func openRegular(_ path: String, below root: ContainerRoot?, limit: Int64) throws(AppGroupError) -> (Int32, SystemCalls.FileStatus)? {
         let standardized = PathScan(path).isStandardAbsolute ? path : URL(fileURLWithPath: path).standardizedFileURL.path
         let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
         let fd: Int32
-        switch ContainedDirectory.openFile(beneathRootOf: standardized, flags: flags) {
+        switch ContainedDirectory.openFile(standardized, below: root?.path, flags: flags) {
         case .opened(let opened): fd = opened
         case .absent: return nil
         case .walk:
-            guard let walked = try openWalking(standardized, flags: flags, path: path) else { return nil }
+            guard let walked = try openWalking(standardized, below: root, flags: flags, path: path) else { return nil }
             fd = walked
         }
-        do {
-            let st = try Sys.fstat(fd, path: path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-            if Int64(st.st_size) > limit { throw AppGroupError.fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
+        do throws(AppGroupError) {
+            let st = try fromSystem(SystemCalls.fstat(fd, path: path))
+            guard SystemCalls.isRegular(st) else { throw .notARegularFile(path: path, kind: SystemCalls.fileKind(st.st_mode)) }
+            if Int64(st.st_size) > limit { throw .fileTooLarge(path: path, size: Int64(st.st_size), limit: limit) }
             return (fd, st)
         } catch {
-            Sys.close(fd)
+            SystemCalls.close(fd)
             throw error
         }
     }
 
-    /// ``openRegular(_:limit:)``'s open by a walk from the root, one directory at a
-    /// time (``ContainedDirectory/open(_:)``). Nil when nothing is there.
-    private static func openWalking(_ standardized: String, flags: Int32, path: String) throws -> Int32? {
+    /// ``openRegular(_:below:limit:)``'s open by a walk from the root, one
+    /// directory at a time. Nil when nothing is there.
+    private static func openWalking(_ standardized: String, below root: ContainerRoot?, flags: Int32, path: String) throws(AppGroupError) -> Int32? {
         guard let slash = standardized.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let directoryPath = slash == standardized.utf8.startIndex ? "/" : String(standardized[..<slash])
         let name = String(standardized[standardized.utf8.index(after: slash)...])
         let directory: ContainedDirectory
         do {
-            directory = try ContainedDirectory.open(directoryPath)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
+            directory = try ContainedDirectory.open(directoryPath, below: root?.path)
+        } catch .call(_, _, let code) where code == .ENOENT {
             return nil
+        } catch {
+            throw AppGroupError(error)
         }
         defer { directory.close() }
         do {
-            return try Sys.open(at: directory.fd, name, flags, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
+            return try SystemCalls.open(at: directory.fd, name, flags, path: path)
+        } catch .call(_, _, let code) where code == .ENOENT {
             return nil
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
-            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
+        } catch .call(_, _, let code) where code == .ELOOP {
+            throw .unsafePath(path: path, problem: "a symbolic link stands where the file belongs; it was not followed, remove it")
+        } catch {
+            throw AppGroupError(error)
         }
     }
 }

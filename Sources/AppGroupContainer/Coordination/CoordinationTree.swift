@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Where the lock file and the change-signal file of a coordinated item live: in a
 /// directory of the package's own, never beside the item (<doc:LockingProtocol>,
@@ -18,10 +19,10 @@ import Foundation
 /// An item's device root is the nearest directory above it that holds a
 /// `.coordination` directory of this user that no one else may write: every
 /// process finds the same one from the file system alone, whether or not it
-/// resolved a container there (a script, a tool given a path). A root this process
-/// registered (``ContainerRoots``) gets its `.coordination` before any item below
-/// it is coordinated, and the resolver and the simulated device make it when they
-/// make a root.
+/// resolved a container there (a script, a tool given a path). Whatever makes or
+/// uses a root (the resolver, the keychain's device, the simulated device) makes
+/// its `.coordination` first (``prepare(root:)``, ``ensurePrepared(_:)``), before
+/// any item below it is coordinated.
 package struct CoordinationTree: Sendable, Hashable {
     /// The side tree's directory name in a device root.
     package static let directoryName = ".coordination"
@@ -32,7 +33,7 @@ package struct CoordinationTree: Sendable, Hashable {
     package let root: String?
 
     /// The tree and key of the item at the absolute, standardized `itemPath`.
-    static func locate(_ itemPath: String) throws -> (tree: CoordinationTree, key: String) {
+    static func locate(_ itemPath: String) throws(AppGroupError) -> (tree: CoordinationTree, key: String) {
         if let root = deviceRoot(above: itemPath) {
             let key = String(decoding: itemPath.utf8.dropFirst(root.utf8.count + 1), as: UTF8.self)
             return (CoordinationTree(path: root + "/" + directoryName, root: root), key)
@@ -52,11 +53,9 @@ package struct CoordinationTree: Sendable, Hashable {
 
     // MARK: Finding the device root
 
-    /// The nearest directory above `itemPath` holding a trusted `.coordination`,
-    /// after making sure the innermost registered root above it has one.
+    /// The nearest directory above `itemPath` holding a trusted `.coordination`.
     static func deviceRoot(above itemPath: String) -> String? {
-        if let registered = ContainerRoots.innermostRoot(containing: itemPath) { PreparedRoots.ensure(registered) }
-        return MarkedRoots.root(above: itemPath)
+        MarkedRoots.root(above: itemPath)
     }
 
     // MARK: Making and opening the tree
@@ -67,25 +66,27 @@ package struct CoordinationTree: Sendable, Hashable {
     /// - Throws: ENOENT (as ``AppGroupError/systemCall(operation:path:errno:)``) when
     ///   it is missing and not `creating`; ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
     ///   or ``AppGroupError/unsafePath(path:problem:)`` for a directory not to be trusted.
-    func open(creating: Bool) throws -> ContainedDirectory {
-        if root != nil {
+    func open(creating: Bool) throws(AppGroupError) -> ContainedDirectory {
+        if let root {
             do {
-                return try ContainedDirectory.open(path)
-            } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT && creating {
+                return try ContainedDirectory.open(path, below: root)
+            } catch .call(_, _, let code) where code == .ENOENT && creating {
                 try TrustedDirectory.make(path)
-                return try ContainedDirectory.open(path)
+                return try fromSystem(ContainedDirectory.open(path, below: root))
+            } catch {
+                throw AppGroupError(error)
             }
         }
         if creating {
             // The parent is the user's own (~/.cache, made if missing) or /tmp.
-            try Sys.makeDirectories((path as NSString).deletingLastPathComponent)
+            try fromSystem(SystemCalls.makeDirectories((path as NSString).deletingLastPathComponent))
             try TrustedDirectory.make(path)
         }
-        let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        do {
-            try TrustedDirectory.check(try Sys.fstat(fd, path: path), path)
+        let fd = try fromSystem(SystemCalls.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW))
+        do throws(AppGroupError) {
+            try TrustedDirectory.check(try fromSystem(SystemCalls.fstat(fd, path: path)), path)
         } catch {
-            Sys.close(fd)
+            SystemCalls.close(fd)
             throw error
         }
         return ContainedDirectory(fd: fd, path: path)
@@ -94,8 +95,16 @@ package struct CoordinationTree: Sendable, Hashable {
     /// Makes `<root>/.coordination` (0700) if it is missing: the resolver calls it
     /// for every root it makes or finds, so that processes that only know a path
     /// find the root by its tree.
-    package static func prepare(root: String) throws {
+    package static func prepare(root: String) throws(AppGroupError) {
         try TrustedDirectory.make(root + "/" + directoryName)
+    }
+
+    /// ``prepare(root:)`` once per process and root, for a store that works under
+    /// `root` without a resolver (the keychain's device): a failure is said, not
+    /// thrown (the lock is then taken where the search finds it, and making the
+    /// lock file reports the problem).
+    package static func ensurePrepared(_ root: ContainerRoot) {
+        PreparedRoots.ensure(root.path)
     }
 
     // MARK: The private tree
@@ -108,12 +117,12 @@ package struct CoordinationTree: Sendable, Hashable {
     /// or not the user's, `/tmp/AppGroupCoordination-<uid>`. Either must be a real
     /// directory of the user that no one else may write: one that another user made
     /// first is refused, never used (``open(creating:)``).
-    static func privateTree() throws -> CoordinationTree {
+    static func privateTree() throws(AppGroupError) -> CoordinationTree {
         if let known = privateTreePath.withLock({ $0 }) { return CoordinationTree(path: known, root: nil) }
-        let user = Sys.effectiveUser
+        let user = SystemCalls.effectiveUser
         var path = "/tmp/AppGroupCoordination-\(user)"
-        if let home = Sys.homeDirectory(ofUser: user), home != "/", let st = try? Sys.stat(home),
-           Sys.isDirectory(st), st.st_uid == user {
+        if let home = SystemCalls.homeDirectory(ofUser: user), home != "/", let st = try? SystemCalls.stat(home),
+           SystemCalls.isDirectory(st), st.st_uid == user {
             path = home + "/.cache/AppGroupCoordination"
         }
         privateTreePath.withLock { $0 = path }
@@ -121,7 +130,7 @@ package struct CoordinationTree: Sendable, Hashable {
     }
 }
 
-/// The registered roots whose `.coordination` this process made sure of.
+/// The roots whose `.coordination` this process made sure of.
 enum PreparedRoots {
     private static let done = Locked<Set<ExactPath>>([])
 
@@ -161,11 +170,11 @@ enum MarkedRoots {
     /// The nearest ancestor-or-self of `directory` holding a `.coordination`
     /// directory (not a link) of this user that no one else may write.
     private static func search(_ directory: String) -> String? {
-        let user = Sys.effectiveUser
+        let user = SystemCalls.effectiveUser
         var candidate = directory
         while !candidate.isEmpty {
-            if let st = try? Sys.lstat(candidate + "/" + CoordinationTree.directoryName),
-               Sys.isDirectory(st), st.st_uid == user, st.st_mode & 0o022 == 0 {
+            if let st = try? SystemCalls.lstat(candidate + "/" + CoordinationTree.directoryName),
+               SystemCalls.isDirectory(st), st.st_uid == user, st.st_mode & 0o022 == 0 {
                 return candidate
             }
             guard let slash = candidate.utf8.lastIndex(of: UInt8(ascii: "/")) else { break }

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 extension FileCoordinator {
     /// Removes the lock file of `item`, for items whose lock only their owner and
@@ -8,8 +9,9 @@ extension FileCoordinator {
     /// that the path no longer names its inode and starts again (the protocol's
     /// step 5). False when it was gone already.
     @discardableResult
-    package static func removeLockFile(for item: URL) throws -> Bool {
-        try Sys.unlink(try lockFileURL(for: item).path)
+    package func removeLockFile(for item: URL) throws(AppGroupError) -> Bool {
+        let path = try lockFile(for: item).path
+        return try fromSystem(SystemCalls.unlink(path))
     }
 
     /// After a write with ``WritingOptions/forDeleting``, still holding the
@@ -18,7 +20,7 @@ extension FileCoordinator {
     /// items come and go (a queue) leaves no lock file per item it ever held in
     /// the coordination tree. Best effort: a lock file that stays costs nothing.
     static func removeLockFile(ofDeleted item: Item) {
-        guard !item.slot.placement.beside, Sys.isAbsent(item.path) else { return }
-        if (try? Sys.unlink(item.lockPath)) == true { item.slot.dropIdle() }
+        guard !item.slot.placement.beside, SystemCalls.isAbsent(item.path) else { return }
+        if (try? SystemCalls.unlink(item.lockPath)) == true { item.slot.dropIdle() }
     }
 }

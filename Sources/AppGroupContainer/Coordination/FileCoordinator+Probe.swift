@@ -10,7 +10,7 @@ extension FileCoordinator {
     /// already holds, so a probe made from inside an accessor would find its own
     /// caller's lock free and take a live owner for a dead one.
     package func coordinateIfUnheld<T>(writingItemAt url: URL, _ body: (URL) throws -> T) throws -> T? {
-        let item = try Self.item(url, resolvingLinks: false)
+        let item = try self.item(url, resolvingLinks: false)
         let stack = HeldLocks.threadStack
         if HeldLocks.mode(of: item.slot, in: stack) != nil { return nil }
         guard let lock = try FileLock.tryAcquire(item.slot, mode: .exclusive) else { return nil }

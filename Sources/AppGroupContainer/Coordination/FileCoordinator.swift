@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Coordinates reading and writing of files between threads and processes, in the
 /// spirit of `NSFileCoordinator` (which Linux's Foundation lacks).
@@ -19,64 +20,64 @@ import Foundation
 /// holder, so it cannot slip in beside the accessor or after it. A task that the
 /// accessor awaits must therefore not coordinate the same item (it would wait for
 /// its parent, as with NSFileCoordinator on another thread); give it a ``timeout``.
-public struct FileCoordinator: Sendable {
+package struct FileCoordinator: Sendable {
     /// How long to wait for other holders, in seconds; nil waits as long as it takes.
-    public var timeout: TimeInterval?
+    package var timeout: TimeInterval?
+    /// Where the lock files of the items this coordinator locks are.
+    package var lockFiles: LockFiles = .inCoordinationTree
+
+    /// Where a coordinator keeps the lock files of the items it locks.
+    package enum LockFiles: Sendable, Hashable {
+        /// In the items' coordination tree (<doc:LockingProtocol>, section 1): what
+        /// every participant does, and the only choice for items other code may
+        /// coordinate.
+        case inCoordinationTree
+        /// Beside each item, `<dir>/.<name>.lock`, with the item's directory reached
+        /// from `root` without following a link: for a store's own directories,
+        /// whose lock files must be found by listing the directory (a share inbox's
+        /// `Claims/`: a drain killed before making its session directory leaves
+        /// only its lock file there). Every process that coordinates such items
+        /// uses a coordinator made the same way.
+        case besideItems(below: ContainerRoot?)
+
+        var isBeside: Bool { if case .besideItems = self { return true } else { return false } }
+    }
 
     /// - Parameter timeout: seconds to wait for a lock before failing; nil for no limit.
-    public init(timeout: TimeInterval? = nil) {
+    package init(timeout: TimeInterval? = nil) {
         self.timeout = timeout
     }
 
-    /// Options for coordinated reading, named as `NSFileCoordinator.ReadingOptions`.
-    public struct ReadingOptions: OptionSet, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// Apple: do not ask file presenters to save first. FileCoordinator asks no
-        /// presenters, so it ignores this; ``NSFileCoordinator`` (which shares these
-        /// options) spares its presenters the save request.
-        public static let withoutChanges = ReadingOptions(rawValue: 1 << 0)
-        /// Coordinate, and pass to the accessor, the target of a symbolic link
-        /// rather than the link itself.
-        public static let resolvesSymbolicLink = ReadingOptions(rawValue: 1 << 1)
-        /// Apple: only metadata that is at hand is needed. Takes the same shared lock.
-        public static let immediatelyAvailableMetadataOnly = ReadingOptions(rawValue: 1 << 2)
-        /// Apple: make an uploadable copy of a package. Not meaningful here; ignored.
-        public static let forUploading = ReadingOptions(rawValue: 1 << 3)
+    /// A coordinator whose lock files are where `lockFiles` says.
+    package init(timeout: TimeInterval? = nil, lockFiles: LockFiles) {
+        self.timeout = timeout
+        self.lockFiles = lockFiles
     }
 
-    /// Options for coordinated writing, named as `NSFileCoordinator.WritingOptions`.
-    /// Every writing option takes the same exclusive lock; they record intent.
-    public struct WritingOptions: OptionSet, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        /// The accessor deletes the item.
-        public static let forDeleting = WritingOptions(rawValue: 1 << 0)
-        /// The accessor moves the item; coordinate the destination too (pair form).
-        public static let forMoving = WritingOptions(rawValue: 1 << 1)
-        /// The accessor merges new content into the existing item.
-        public static let forMerging = WritingOptions(rawValue: 1 << 2)
-        /// The accessor replaces the item whole (an atomic save).
-        public static let forReplacing = WritingOptions(rawValue: 1 << 3)
-        /// Only metadata that does not depend on the content changes.
-        public static let contentIndependentMetadataOnly = WritingOptions(rawValue: 1 << 4)
-    }
+    /// The options of a coordinated read: Apple's `NSFileCoordinator.ReadingOptions`
+    /// (Foundation's on Apple's platforms, the package's on Linux). This coordinator
+    /// asks no presenters, so only `.resolvesSymbolicLink` changes what it does.
+    package typealias ReadingOptions = NSFileCoordinator.ReadingOptions
+    /// The options of a coordinated write: Apple's `NSFileCoordinator.WritingOptions`.
+    /// Every writing option takes the same exclusive lock; they record intent
+    /// (`.forDeleting` also removes the deleted item's lock file).
+    package typealias WritingOptions = NSFileCoordinator.WritingOptions
 
     // MARK: Synchronous forms
 
     /// Runs `reader` while holding a shared lock on `url`: other readers may run at
     /// the same time, writers wait.
-    public func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [],
+    package func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [],
                               byAccessor reader: (URL) throws -> T) throws -> T {
-        let item = try Self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
+        let item = try self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
         return try withLock(item, .shared) { try reader(item.url) }
     }
 
     /// Runs `writer` while holding an exclusive lock on `url`: every other reader
     /// and writer, in any thread or process, waits.
-    public func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
+    package func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
                               byAccessor writer: (URL) throws -> T) throws -> T {
-        let item = try Self.item(url, resolvingLinks: false)
+        let item = try self.item(url, resolvingLinks: false)
         return try withLock(item, .exclusive) {
             let result = try writer(item.url)
             if options.contains(.forDeleting) { Self.removeLockFile(ofDeleted: item) }
@@ -87,21 +88,21 @@ public struct FileCoordinator: Sendable {
     /// Reads one item and writes another under one coordination (both locks are
     /// taken in the fixed order, so two processes locking a pair in opposite order
     /// cannot deadlock). The same item in both roles is locked once, for writing.
-    public func coordinate<T>(readingItemAt readingURL: URL, options readingOptions: ReadingOptions = [],
+    package func coordinate<T>(readingItemAt readingURL: URL, options readingOptions: ReadingOptions = [],
                               writingItemAt writingURL: URL, options writingOptions: WritingOptions = [],
                               byAccessor accessor: (URL, URL) throws -> T) throws -> T {
-        let reading = try Self.item(readingURL, resolvingLinks: readingOptions.contains(.resolvesSymbolicLink))
-        let writing = try Self.item(writingURL, resolvingLinks: false)
+        let reading = try item(readingURL, resolvingLinks: readingOptions.contains(.resolvesSymbolicLink))
+        let writing = try item(writingURL, resolvingLinks: false)
         return try withLocks([(reading, .shared), (writing, .exclusive)]) { try accessor(reading.url, writing.url) }
     }
 
     /// Writes two items under one coordination, as for a move (`forMoving` on the
     /// source, `forReplacing` on the destination). Locks are taken in the fixed order.
-    public func coordinate<T>(writingItemAt url1: URL, options options1: WritingOptions = [],
+    package func coordinate<T>(writingItemAt url1: URL, options options1: WritingOptions = [],
                               writingItemAt url2: URL, options options2: WritingOptions = [],
                               byAccessor accessor: (URL, URL) throws -> T) throws -> T {
-        let first = try Self.item(url1, resolvingLinks: false)
-        let second = try Self.item(url2, resolvingLinks: false)
+        let first = try item(url1, resolvingLinks: false)
+        let second = try item(url2, resolvingLinks: false)
         return try withLocks([(first, .exclusive), (second, .exclusive)]) { try accessor(first.url, second.url) }
     }
 
@@ -109,16 +110,16 @@ public struct FileCoordinator: Sendable {
 
     /// The async form of ``coordinate(readingItemAt:options:byAccessor:)``: a wait
     /// for the lock happens on a thread of its own, never on the cooperative pool.
-    public func coordinate<T: Sendable>(readingItemAt url: URL, options: ReadingOptions = [],
+    package func coordinate<T: Sendable>(readingItemAt url: URL, options: ReadingOptions = [],
                                         byAccessor reader: (URL) async throws -> T) async throws -> T {
-        let item = try Self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
+        let item = try self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
         return try await withLocks([(item, .shared)]) { try await reader(item.url) }
     }
 
     /// The async form of ``coordinate(writingItemAt:options:byAccessor:)``.
-    public func coordinate<T: Sendable>(writingItemAt url: URL, options: WritingOptions = [],
+    package func coordinate<T: Sendable>(writingItemAt url: URL, options: WritingOptions = [],
                                         byAccessor writer: (URL) async throws -> T) async throws -> T {
-        let item = try Self.item(url, resolvingLinks: false)
+        let item = try self.item(url, resolvingLinks: false)
         return try await withLocks([(item, .exclusive)]) {
             let result = try await writer(item.url)
             if options.contains(.forDeleting) { Self.removeLockFile(ofDeleted: item) }
@@ -130,8 +131,13 @@ public struct FileCoordinator: Sendable {
     /// root's `.coordination/<hash>.lock`, or the user's private tree for an item
     /// under no device root (<doc:LockingProtocol>, section 1). What another
     /// program locks to take part in the protocol; nothing is made by asking.
-    public static func lockFileURL(for item: URL) throws -> URL {
-        URL(fileURLWithPath: try Self.item(item, resolvingLinks: false).lockPath)
+    package static func lockFileURL(for item: URL) throws(AppGroupError) -> URL {
+        try FileCoordinator().lockFile(for: item)
+    }
+
+    /// The lock file that guards `item` for this coordinator (see ``lockFiles``).
+    package func lockFile(for item: URL) throws(AppGroupError) -> URL {
+        URL(fileURLWithPath: try self.item(item, resolvingLinks: false).lockPath)
     }
 
     // MARK: Machinery
@@ -153,7 +159,7 @@ public struct FileCoordinator: Sendable {
 
     /// The locks to take for `requests`, in the fixed order, leaving out those the
     /// current thread or task already holds strongly enough.
-    func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws -> [Step] {
+    func plan(_ requests: [(Item, FileLock.Mode)], stack: HeldLocks.ThreadStack) throws(AppGroupError) -> [Step] {
         var wanted: [Step] = []
         wanted.reserveCapacity(requests.count)
         for (item, mode) in requests {
@@ -171,7 +177,7 @@ public struct FileCoordinator: Sendable {
             case (.exclusive?, _), (.shared?, .shared):
                 continue // already held strongly enough by this thread or task
             case (.shared?, .exclusive):
-                throw AppGroupError.nestedCoordinationUpgrade(path: step.itemPath)
+                throw .nestedCoordinationUpgrade(path: step.itemPath)
             case (nil, _):
                 steps.append(step)
             }
@@ -246,32 +252,32 @@ public struct FileCoordinator: Sendable {
 
     /// Validates `url` and finds its lock file: standardized, with a symbolic link
     /// resolved when asked.
-    static func item(_ url: URL, resolvingLinks: Bool) throws -> Item {
+    func item(_ url: URL, resolvingLinks: Bool) throws(AppGroupError) -> Item {
         guard url.isFileURL else {
-            throw AppGroupError.unsafePath(path: url.absoluteString, problem: "only file URLs can be coordinated")
+            throw .unsafePath(path: url.absoluteString, problem: "only file URLs can be coordinated")
         }
         // The percent-encoded path is stored as is; decoding it costs more than the
         // lock itself, so decode only when there is something to decode.
         let encoded = url.path(percentEncoded: true)
-        if !resolvingLinks, let slot = LockSlots.cached(encoded) {
+        if !resolvingLinks, let slot = LockSlots.cached(encoded, lockFiles: lockFiles) {
             return Item(url: url, path: encoded, slot: slot) // seen before: already validated
         }
         var scan = PathScan(encoded)
         let path = scan.hasPercent ? url.path : encoded
         if scan.hasPercent { scan = PathScan(path) }
         if scan.hasNUL {
-            throw AppGroupError.unsafePath(path: path, problem: "the path contains a NUL byte")
+            throw .unsafePath(path: path, problem: "the path contains a NUL byte")
         }
         let standardized: URL
         if resolvingLinks {
             standardized = url.standardizedFileURL.resolvingSymlinksInPath()
         } else if scan.isStandardAbsolute {
             // Standardizing a URL is slow in Foundation; most paths need none of it.
-            return Item(url: url, path: path, slot: try LockSlots.slot(forStandardizedPath: path))
+            return Item(url: url, path: path, slot: try LockSlots.slot(forStandardizedPath: path, lockFiles: lockFiles))
         } else {
             standardized = url.standardizedFileURL
         }
         let standardPath = standardized.path
-        return Item(url: standardized, path: standardPath, slot: try LockSlots.slot(forStandardizedPath: standardPath))
+        return Item(url: standardized, path: standardPath, slot: try LockSlots.slot(forStandardizedPath: standardPath, lockFiles: lockFiles))
     }
 }

@@ -1,5 +1,6 @@
 import CAppGroupSys
 import Foundation
+import AppGroupSystem
 
 /// A whole-file advisory lock on a lock file, owned by one open file description.
 ///
@@ -43,21 +44,21 @@ final class FileLock: Sendable {
 
     /// Where the lock file of the item at the standardized absolute `itemPath` is:
     /// in its ``CoordinationTree``, named by the hash of its key.
-    static func placement(forStandardizedPath itemPath: String) throws -> LockSlot.Placement {
+    static func placement(forStandardizedPath itemPath: String, lockFiles: FileCoordinator.LockFiles) throws(AppGroupError) -> LockSlot.Placement {
         guard let slash = itemPath.lastIndex(of: "/") else {
-            throw AppGroupError.unsafePath(path: itemPath, problem: "not an absolute path; coordinate absolute file URLs")
+            throw .unsafePath(path: itemPath, problem: "not an absolute path; coordinate absolute file URLs")
         }
         let name = itemPath[itemPath.index(after: slash)...]
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw AppGroupError.unsafePath(path: itemPath, problem: "cannot coordinate the root directory or a '.'/'..' path; name a file or directory")
+            throw .unsafePath(path: itemPath, problem: "cannot coordinate the root directory or a '.'/'..' path; name a file or directory")
         }
-        let directory = String(itemPath[..<slash])
-        if LockFilesBeside.isRegistered(directory) {
+        if case .besideItems(let root) = lockFiles {
+            let directory = String(itemPath[..<slash])
             let tree = CoordinationTree(path: directory.isEmpty ? "/" : directory, root: nil)
-            return LockSlot.Placement(tree: tree, key: String(name), name: FileNames.lockName(for: String(name)), beside: true)
+            return LockSlot.Placement(tree: tree, key: String(name), name: FileNames.lockName(for: String(name)), beside: true, root: root)
         }
         let (tree, key) = try CoordinationTree.locate(itemPath)
-        return LockSlot.Placement(tree: tree, key: key, name: CoordinationTree.fileName(forKey: key, suffix: ".lock"), beside: false)
+        return LockSlot.Placement(tree: tree, key: key, name: CoordinationTree.fileName(forKey: key, suffix: ".lock"), beside: false, root: nil)
     }
 
     /// The lock file the previous protocol (version 1, package 0.1.x) used for
@@ -72,14 +73,14 @@ final class FileLock: Sendable {
     /// Takes the lock, waiting up to `timeout` seconds (forever when nil).
     /// - Throws: ``AppGroupError/coordinationTimedOut(path:lockFile:seconds:)`` after the
     ///   timeout; file-system errors when the lock file cannot be opened.
-    static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws -> FileLock {
+    static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
         while true {
             let handle = try slot.take()
-            do {
+            do throws(AppGroupError) {
                 try wait(handle.fd, mode: mode, deadline: deadline, lockPath: slot.lockPath, itemPath: itemPath, timeout: timeout ?? 0)
             } catch {
-                Sys.close(handle.fd)
+                SystemCalls.close(handle.fd)
                 throw error
             }
             if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
@@ -87,17 +88,17 @@ final class FileLock: Sendable {
     }
 
     /// Tries once, without waiting; nil when another holder conflicts.
-    static func tryAcquire(_ slot: LockSlot, mode: Mode) throws -> FileLock? {
+    static func tryAcquire(_ slot: LockSlot, mode: Mode) throws(AppGroupError) -> FileLock? {
         while true {
             let handle = try slot.take()
-            if let code = Sys.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {
+            if let code = SystemCalls.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {
                 if code == .EINTR { slot.giveBack(handle); continue }
                 if isBusy(code) {
                     slot.giveBack(handle)
                     return nil
                 }
-                Sys.close(handle.fd)
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: code)
+                SystemCalls.close(handle.fd)
+                throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: code)
             }
             if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
         }
@@ -105,30 +106,30 @@ final class FileLock: Sendable {
 
     /// Releases the lock; the descriptor goes back to its slot for the next holder.
     func release() {
-        _ = Sys.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
         slot.giveBack(handle)
     }
 
-    private static func wait(_ fd: Int32, mode: Mode, deadline: UInt64?, lockPath: String, itemPath: String, timeout: TimeInterval) throws {
+    private static func wait(_ fd: Int32, mode: Mode, deadline: UInt64?, lockPath: String, itemPath: String, timeout: TimeInterval) throws(AppGroupError) {
         guard let deadline else {
             while true {
-                guard let code = Sys.lock(fd, mode.rawValue, wait: true, path: lockPath) else { return }
+                guard let code = SystemCalls.lock(fd, mode.rawValue, wait: true, path: lockPath) else { return }
                 if code == .EINTR { continue }
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLKW)", path: lockPath, errno: code)
+                throw .systemCall(operation: "fcntl(F_OFD_SETLKW)", path: lockPath, errno: code)
             }
         }
         // A blocking wait cannot be given a deadline, so poll with a growing pause
         // (50 us doubling to 5 ms): a freed lock is noticed within 5 ms.
         var pause: UInt32 = 50
         while true {
-            guard let code = Sys.lock(fd, mode.rawValue, wait: false, path: lockPath) else { return }
+            guard let code = SystemCalls.lock(fd, mode.rawValue, wait: false, path: lockPath) else { return }
             if code == .EINTR { continue }
             guard isBusy(code) else {
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: lockPath, errno: code)
+                throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: lockPath, errno: code)
             }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline {
-                throw AppGroupError.coordinationTimedOut(path: itemPath, lockFile: lockPath, seconds: timeout)
+                throw .coordinationTimedOut(path: itemPath, lockFile: lockPath, seconds: timeout)
             }
             usleep(UInt32(min(UInt64(pause), (deadline - now) / 1000 + 1)))
             pause = min(pause * 2, 5000)
@@ -145,13 +146,13 @@ final class FileLock: Sendable {
     /// that lock excludes no one who opens the path now, so it is released, the
     /// descriptor closed (not given back: it is stale for every later holder) and
     /// the slot's idle descriptors dropped, since they may be stale too.
-    private static func stillNamed(_ handle: LockSlot.Handle, _ slot: LockSlot) throws -> Bool {
-        let named: Sys.FileStatus?
+    private static func stillNamed(_ handle: LockSlot.Handle, _ slot: LockSlot) throws(AppGroupError) -> Bool {
+        let named: SystemCalls.FileStatus?
         do {
-            named = try Sys.lstat(slot.lockPath)
+            named = try SystemCalls.lstat(slot.lockPath)
         } catch {
             discard(handle, slot)
-            throw error
+            throw AppGroupError(error)
         }
         if let named, UInt64(named.st_dev) == handle.device, UInt64(named.st_ino) == handle.inode { return true }
         discard(handle, slot)
@@ -159,8 +160,8 @@ final class FileLock: Sendable {
     }
 
     private static func discard(_ handle: LockSlot.Handle, _ slot: LockSlot) {
-        _ = Sys.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
-        Sys.close(handle.fd)
+        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        SystemCalls.close(handle.fd)
         slot.dropIdle()
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import AppGroupSystem
 
 /// Which lock files the current thread or task holds, so that a coordination
 /// nested in an accessor does not wait for itself.

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// One lock file and the idle descriptors open on it.
 ///
@@ -18,11 +19,15 @@ final class LockSlot: @unchecked Sendable {
     /// Where a lock file is: its tree, its key there, its name.
     struct Placement: Sendable {
         /// The directory the lock file is in: a coordination tree, or (`beside`)
-        /// the item's own directory, for the package's own stores (``LockFilesBeside``).
+        /// the item's own directory, for the package's own stores
+        /// (``FileCoordinator/LockFiles/besideItems(below:)``).
         let tree: CoordinationTree
         let key: String
         let name: String
         let beside: Bool
+        /// For a lock file beside its item: the root the item's directory is
+        /// reached from without following a link.
+        let root: ContainerRoot?
         var path: String { tree.path == "/" ? "/" + name : tree.path + "/" + name }
     }
 
@@ -38,7 +43,7 @@ final class LockSlot: @unchecked Sendable {
     }
 
     deinit {
-        for handle in idle { Sys.close(handle.fd) }
+        for handle in idle { SystemCalls.close(handle.fd) }
         IdleLockDescriptors.release(idle.count)
     }
 
@@ -46,7 +51,7 @@ final class LockSlot: @unchecked Sendable {
     /// O_NOFOLLOW, O_NONBLOCK so a FIFO planted there cannot block the open; 0600),
     /// the tree reached without following links (``CoordinationTree/open(creating:)``).
     /// A lock file made here gets its key as content, for people and tools.
-    func take() throws -> Handle {
+    func take() throws(AppGroupError) -> Handle {
         mutex.lock()
         let reused = idle.popLast()
         mutex.unlock()
@@ -54,50 +59,54 @@ final class LockSlot: @unchecked Sendable {
             IdleLockDescriptors.release(1)
             return reused
         }
-        let directory = placement.beside ? try ContainedDirectory.open(placement.tree.path) : try placement.tree.open(creating: true)
+        let directory = placement.beside
+            ? try fromSystem(ContainedDirectory.open(placement.tree.path, below: placement.root?.path))
+            : try placement.tree.open(creating: true)
         defer { directory.close() }
         let (fd, made) = try open(in: directory)
-        do {
-            let st = try Sys.fstat(fd, path: lockPath)
-            guard Sys.isRegular(st) else {
-                throw AppGroupError.notARegularFile(path: lockPath, kind: Sys.fileKind(st.st_mode))
+        do throws(AppGroupError) {
+            let st = try fromSystem(SystemCalls.fstat(fd, path: lockPath))
+            guard SystemCalls.isRegular(st) else {
+                throw .notARegularFile(path: lockPath, kind: SystemCalls.fileKind(st.st_mode))
             }
-            guard st.st_uid == Sys.effectiveUser else {
-                throw AppGroupError.unsafePath(path: lockPath, problem: "the lock file belongs to uid \(st.st_uid), not to this process's user (uid \(Sys.effectiveUser)); remove it")
+            guard st.st_uid == SystemCalls.effectiveUser else {
+                throw .unsafePath(path: lockPath, problem: "the lock file belongs to uid \(st.st_uid), not to this process's user (uid \(SystemCalls.effectiveUser)); remove it")
             }
             // O_CREAT applies the umask; a lock file every peer opens must stay 0600.
-            if st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: lockPath) }
+            if st.st_mode & 0o777 != SystemCalls.fileMode { try fromSystem(SystemCalls.fchmod(fd, SystemCalls.fileMode, path: lockPath)) }
             if made && placement.tree.root == nil && !placement.beside { PrivateTreeSweep.onceIfLarge(directory) }
             if made && !placement.beside {
                 // For people and tools only: no participant reads it, so a failed
                 // write (a full disk) costs nothing but the label.
                 let label = Data((placement.key + "\n").utf8)
-                try? label.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: lockPath) }
+                try? SystemCalls.writeAll(fd, label, at: 0, path: lockPath)
             }
             return Handle(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         } catch {
-            Sys.close(fd)
+            SystemCalls.close(fd)
             throw error
         }
     }
 
     /// Opens the lock file, making it (O_EXCL) when it is missing: the file that
     /// exists already is the usual case, so it costs one call. True when made here.
-    private func open(in directory: ContainedDirectory) throws -> (fd: Int32, made: Bool) {
+    private func open(in directory: ContainedDirectory) throws(AppGroupError) -> (fd: Int32, made: Bool) {
         let flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK
-        do {
+        do throws(SystemError) {
             for _ in 0..<8 {
                 do {
-                    return (try Sys.open(at: directory.fd, placement.name, flags, path: lockPath), false)
-                } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {}
+                    return (try SystemCalls.open(at: directory.fd, placement.name, flags, path: lockPath), false)
+                } catch .call(_, _, let code) where code == .ENOENT {}
                 do {
-                    return (try Sys.open(at: directory.fd, placement.name, flags | O_CREAT | O_EXCL, path: lockPath), true)
-                } catch AppGroupError.systemCall(_, _, let code) where code == .EEXIST {}
+                    return (try SystemCalls.open(at: directory.fd, placement.name, flags | O_CREAT | O_EXCL, path: lockPath), true)
+                } catch .call(_, _, let code) where code == .EEXIST {}
                 // Made (or removed) by another process between the two: again.
             }
-            return (try Sys.open(at: directory.fd, placement.name, flags | O_CREAT, path: lockPath), false)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
-            throw AppGroupError.unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
+            return (try SystemCalls.open(at: directory.fd, placement.name, flags | O_CREAT, path: lockPath), false)
+        } catch .call(_, _, let code) where code == .ELOOP {
+            throw .unsafePath(path: lockPath, problem: "a symbolic link stands where the lock file belongs; it was not followed, remove it")
+        } catch {
+            throw AppGroupError(error)
         }
     }
 
@@ -108,7 +117,7 @@ final class LockSlot: @unchecked Sendable {
         let keep = idle.count < Self.maxIdle && IdleLockDescriptors.reserve()
         if keep { idle.append(handle) }
         mutex.unlock()
-        if !keep { Sys.close(handle.fd) }
+        if !keep { SystemCalls.close(handle.fd) }
     }
 
     /// Closes every idle descriptor: the path was found to name another file, so
@@ -118,33 +127,38 @@ final class LockSlot: @unchecked Sendable {
         let stale = idle
         idle.removeAll()
         mutex.unlock()
-        for handle in stale { Sys.close(handle.fd) }
+        for handle in stale { SystemCalls.close(handle.fd) }
         IdleLockDescriptors.release(stale.count)
     }
 }
 
-/// The process's lock slots, by item path (exact bytes: see ``ExactPath``), so
-/// that a coordination of an item seen before costs one dictionary lookup: no
-/// path parsing, no lock-path building.
+/// The process's lock slots, by item path (exact bytes: see `ExactPath`) and
+/// where its lock file is, so that a coordination of an item seen before costs
+/// one dictionary lookup: no path parsing, no lock-path building.
 enum LockSlots {
-    private static let table = Locked<[ExactPath: LockSlot]>([:])
+    private struct Key: Hashable {
+        let path: ExactPath
+        let lockFiles: FileCoordinator.LockFiles
+    }
+
+    private static let table = Locked<[Key: LockSlot]>([:])
     // Bounded: past this many items the table starts afresh (slots in use live on
     // with their holders; their descriptors close when the last holder is done).
     private static let capacity = 1024
 
-    static func cached(_ itemPath: String) -> LockSlot? {
-        let key = ExactPath(itemPath)
+    static func cached(_ itemPath: String, lockFiles: FileCoordinator.LockFiles) -> LockSlot? {
+        let key = Key(path: ExactPath(itemPath), lockFiles: lockFiles)
         return table.withLock { $0[key] }
     }
 
-    static func slot(forStandardizedPath itemPath: String) throws -> LockSlot {
-        if let slot = cached(itemPath) { return slot }
-        try refuseVersionOnePeers(of: itemPath)
-        let slot = LockSlot(placement: try FileLock.placement(forStandardizedPath: itemPath))
+    static func slot(forStandardizedPath itemPath: String, lockFiles: FileCoordinator.LockFiles) throws(AppGroupError) -> LockSlot {
+        if let slot = cached(itemPath, lockFiles: lockFiles) { return slot }
+        if !lockFiles.isBeside { try refuseVersionOnePeers(of: itemPath) }
+        let slot = LockSlot(placement: try FileLock.placement(forStandardizedPath: itemPath, lockFiles: lockFiles))
         // Keys are looked up by percent-encoded path; a decoded path holding a "%"
         // could equal another item's encoded path, so such items are not cached.
         if itemPath.utf8.contains(UInt8(ascii: "%")) { return slot }
-        let key = ExactPath(itemPath)
+        let key = Key(path: ExactPath(itemPath), lockFiles: lockFiles)
         return table.withLock { table in
             if let existing = table[key] { return existing }
             if table.count >= capacity { table.removeAll() }
@@ -157,11 +171,10 @@ enum LockSlots {
     /// package 0.1.x coordinates it (or did): it locks there and this release in
     /// the coordination tree, so the two would not exclude each other and their
     /// writes could be lost. Refused, loudly, rather than risked.
-    private static func refuseVersionOnePeers(of itemPath: String) throws {
-        if let slash = itemPath.lastIndex(of: "/"), LockFilesBeside.isRegistered(String(itemPath[..<slash])) { return }
+    private static func refuseVersionOnePeers(of itemPath: String) throws(AppGroupError) {
         guard let old = FileLock.versionOneLockPath(forStandardizedPath: itemPath),
-              let st = try? Sys.lstat(old), Sys.isRegular(st) else { return }
-        throw AppGroupError.olderLockingProtocol(path: itemPath, lockFile: old)
+              let st = try? SystemCalls.lstat(old), SystemCalls.isRegular(st) else { return }
+        throw .olderLockingProtocol(path: itemPath, lockFile: old)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Keeps the user's private coordination tree small. Its items are outside every
 /// device root (files in temporary directories, mostly), and nothing removes a
@@ -22,8 +23,8 @@ package enum PrivateTreeSweep {
     }
 
     /// ``sweep(_:threshold:)`` of the directory at `path` (for tests and tools).
-    package static func sweep(directoryAt path: String, threshold: Int) throws -> Int {
-        let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    package static func sweep(directoryAt path: String, threshold: Int) throws(AppGroupError) -> Int {
+        let fd = try fromSystem(SystemCalls.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW))
         let tree = ContainedDirectory(fd: fd, path: path)
         defer { tree.close() }
         return sweep(tree, threshold: threshold)
@@ -35,7 +36,7 @@ package enum PrivateTreeSweep {
     static func sweep(_ tree: ContainedDirectory, threshold: Int) -> Int {
         var names: [String] = []
         do {
-            try Sys.forEachEntry(at: tree.fd, path: tree.path) { names.append($0) }
+            try SystemCalls.forEachEntry(at: tree.fd, path: tree.path) { names.append($0) }
         } catch {
             return 0
         }
@@ -43,19 +44,19 @@ package enum PrivateTreeSweep {
         var removed = 0
         for name in names where name.hasSuffix(".lock") && !name.hasPrefix(".") {
             let path = tree.path(of: name)
-            guard let fd = try? Sys.open(at: tree.fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK, path: path) else { continue }
-            defer { Sys.close(fd) }
-            guard let st = try? Sys.fstat(fd, path: path), Sys.isRegular(st), st.st_uid == Sys.effectiveUser,
-                  let label = try? Sys.readAll(fd, path: path, sizeHint: 256, limit: 8192),
+            guard let fd = try? SystemCalls.open(at: tree.fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK, path: path) else { continue }
+            defer { SystemCalls.close(fd) }
+            guard let st = try? SystemCalls.fstat(fd, path: path), SystemCalls.isRegular(st), st.st_uid == SystemCalls.effectiveUser,
+                  let label = try? SystemCalls.readAll(fd, path: path, sizeHint: 256, limit: 8192),
                   let key = String(data: label, encoding: .utf8)?.split(separator: "\n").first, key.hasPrefix("/"),
                   let slash = key.lastIndex(of: "/") else { continue }
             let directory = slash == key.startIndex ? "/" : String(key[..<slash])
-            guard Sys.isAbsent(directory) else { continue } // its directory is still there (or cannot be told)
-            guard Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) == nil else { continue }
+            guard SystemCalls.isAbsent(directory) else { continue } // its directory is still there (or cannot be told)
+            guard SystemCalls.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) == nil else { continue }
             // Still the file the name holds (not replaced since it was opened)?
-            guard let named = try? Sys.lstat(at: tree.fd, name, path: path),
+            guard let named = try? SystemCalls.lstat(at: tree.fd, name, path: path),
                   named.st_dev == st.st_dev, named.st_ino == st.st_ino else { continue }
-            if (try? Sys.unlink(at: tree.fd, name, path: path)) == true { removed += 1 }
+            if (try? SystemCalls.unlink(at: tree.fd, name, path: path)) == true { removed += 1 }
         }
         return removed
     }

@@ -1,3 +1,4 @@
+import AppGroupSystem
 import Foundation
 
 /// Moves that never replace what is at the new name: rename(2) replaces a file
@@ -8,11 +9,13 @@ extension FileOperations {
     /// directory is renamed (rename(2) fails on a non-empty directory or a file; it
     /// can replace only an empty directory, which holds nothing). Throws an error
     /// for which ``isNameTaken(_:)`` is true when `target` is in use.
-    package static func linkOrRename(_ source: String, to target: String) throws {
-        if let st = try Sys.lstat(source), Sys.isRegular(st) {
-            try Sys.link(source, to: target)
-        } else {
-            try Sys.rename(source, to: target)
+    package static func linkOrRename(_ source: String, to target: String) throws(AppGroupError) {
+        try fromSystem { () throws(SystemError) in
+            if let st = try SystemCalls.lstat(source), SystemCalls.isRegular(st) {
+                try SystemCalls.link(source, to: target)
+            } else {
+                try SystemCalls.rename(source, to: target)
+            }
         }
     }
 
@@ -21,23 +24,25 @@ extension FileOperations {
     /// rename(2). Throws an error for which ``isNameTaken(_:)`` is true when
     /// `target` is in use by another entry; one for which ``isMissing(_:)`` is true
     /// when `source` is gone.
-    package static func moveWithoutReplacing(_ source: String, to target: String) throws {
-        guard let st = try Sys.lstat(source) else {
-            throw AppGroupError.systemCall(operation: "lstat", path: source, errno: .ENOENT)
-        }
-        guard !Sys.isDirectory(st) else {
-            try Sys.rename(source, to: target)
-            return
-        }
-        do {
-            try Sys.link(source, to: target)
-        } catch AppGroupError.systemCall(_, _, let code) where Sys.isNameTaken(code) {
-            // A move killed between its link and its unlink left two names for one
-            // file: finishing it is not a collision.
-            guard let there = try Sys.lstat(target), there.st_dev == st.st_dev, there.st_ino == st.st_ino else {
-                throw AppGroupError.systemCall(operation: "link", path: target, errno: code)
+    package static func moveWithoutReplacing(_ source: String, to target: String) throws(AppGroupError) {
+        try fromSystem { () throws(SystemError) in
+            guard let st = try SystemCalls.lstat(source) else {
+                throw .call(operation: "lstat", path: source, errno: .ENOENT)
             }
+            guard !SystemCalls.isDirectory(st) else {
+                try SystemCalls.rename(source, to: target)
+                return
+            }
+            do throws(SystemError) {
+                try SystemCalls.link(source, to: target)
+            } catch .call(_, _, let code) where SystemCalls.isNameTaken(code) {
+                // A move killed between its link and its unlink left two names for one
+                // file: finishing it is not a collision.
+                guard let there = try SystemCalls.lstat(target), there.st_dev == st.st_dev, there.st_ino == st.st_ino else {
+                    throw .call(operation: "link", path: target, errno: code)
+                }
+            }
+            try SystemCalls.unlink(source)
         }
-        try Sys.unlink(source)
     }
 }

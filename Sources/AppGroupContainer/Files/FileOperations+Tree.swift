@@ -1,3 +1,4 @@
+import AppGroupSystem
 import Foundation
 
 /// Bounded removal of a directory tree by descriptors (openat, unlinkat): no link
@@ -10,35 +11,37 @@ extension FileOperations {
     /// more than `maximumDepth` levels below `path` is not entered: the removal
     /// throws ``AppGroupError/unsafePath(path:problem:)`` naming it, and what was
     /// removed before stays removed.
-    package static func removeTree(_ path: String, maximumDepth: Int) throws {
+    package static func removeTree(_ path: String, maximumDepth: Int) throws(AppGroupError) {
         let fd: Int32
         do {
-            fd = try Sys.openDirectory(Sys.component(path), in: AT_FDCWD, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOTDIR || code == .ELOOP {
-            try Sys.unlink(path) // a file or a link: one name to remove
+            fd = try SystemCalls.openDirectory(SystemCalls.component(path), in: AT_FDCWD, path: path)
+        } catch .call(_, _, let code) where code == .ENOTDIR || code == .ELOOP {
+            try fromSystem(SystemCalls.unlink(path)) // a file or a link: one name to remove
             return
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
+        } catch .call(_, _, let code) where code == .ENOENT {
             return
+        } catch {
+            throw AppGroupError(error)
         }
-        defer { Sys.close(fd) }
-        try removeContents(of: fd, path: path, depth: 1, maximumDepth: maximumDepth)
-        try Sys.rmdir(path)
+        defer { SystemCalls.close(fd) }
+        try fromSystem(removeContents(of: fd, path: path, depth: 1, maximumDepth: maximumDepth))
+        try fromSystem(SystemCalls.rmdir(path))
     }
 
-    private static func removeContents(of fd: Int32, path: String, depth: Int, maximumDepth: Int) throws {
-        for name in try Sys.entryNames(ofDirectory: fd, path: path) {
+    private static func removeContents(of fd: Int32, path: String, depth: Int, maximumDepth: Int) throws(SystemError) {
+        for name in try SystemCalls.entryNames(ofDirectory: fd, path: path) {
             let child = path + "/" + String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard let st = try Sys.lstat(name, in: fd, path: child) else { continue }
-            if Sys.isDirectory(st) {
+            guard let st = try SystemCalls.lstat(name, in: fd, path: child) else { continue }
+            if SystemCalls.isDirectory(st) {
                 guard depth < maximumDepth else {
-                    throw AppGroupError.unsafePath(path: child, problem: "directories nest more than \(maximumDepth) levels deep, more than expected here; it was not removed")
+                    throw .unsafePath(path: child, problem: "directories nest more than \(maximumDepth) levels deep, more than expected here; it was not removed")
                 }
-                let sub = try Sys.openDirectory(name, in: fd, path: child)
-                defer { Sys.close(sub) }
+                let sub = try SystemCalls.openDirectory(name, in: fd, path: child)
+                defer { SystemCalls.close(sub) }
                 try removeContents(of: sub, path: child, depth: depth + 1, maximumDepth: maximumDepth)
-                try Sys.unlink(name, in: fd, directory: true, path: child)
+                try SystemCalls.unlink(name, in: fd, directory: true, path: child)
             } else {
-                try Sys.unlink(name, in: fd, directory: false, path: child)
+                try SystemCalls.unlink(name, in: fd, directory: false, path: child)
             }
         }
     }

@@ -1,3 +1,4 @@
+import AppGroupSystem
 import Foundation
 
 /// File-system primitives for the modules above the container (the share inbox):
@@ -17,78 +18,74 @@ package enum FileOperations {
         package let isSymbolicLink: Bool
         /// "regular file", "directory", "symbolic link", "FIFO"...: for messages
         /// (made on demand: most callers never need it).
-        package var kind: String { Sys.fileKind(mode) }
+        package var kind: String { SystemCalls.fileKind(mode) }
         private let mode: mode_t
         /// The size in bytes.
         package let size: Int64
         /// The last modification, in seconds since 1970.
         package let modified: TimeInterval
 
-        init(_ st: Sys.FileStatus) {
-            isRegular = Sys.isRegular(st)
-            isDirectory = Sys.isDirectory(st)
-            isSymbolicLink = Sys.isSymlink(st)
+        init(_ st: SystemCalls.FileStatus) {
+            isRegular = SystemCalls.isRegular(st)
+            isDirectory = SystemCalls.isDirectory(st)
+            isSymbolicLink = SystemCalls.isSymlink(st)
             mode = st.st_mode
             size = Int64(st.st_size)
-            #if canImport(Darwin)
-            modified = Double(st.st_mtimespec.tv_sec) + Double(st.st_mtimespec.tv_nsec) / 1e9
-            #else
-            modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-            #endif
+            modified = SystemCalls.modified(st)
         }
     }
 
     /// lstat(2) of `path` (a link is described, never followed); nil when nothing is there.
-    package static func status(_ path: String) throws -> Status? {
-        try Sys.lstat(path).map(Status.init)
+    package static func status(_ path: String) throws(AppGroupError) -> Status? {
+        try fromSystem(SystemCalls.lstat(path)).map(Status.init)
     }
 
     /// readlink(2): the target of the symbolic link at `path`, as stored.
-    package static func linkTarget(_ path: String) throws -> String { try Sys.linkTarget(path) }
+    package static func linkTarget(_ path: String) throws(AppGroupError) -> String { try fromSystem(SystemCalls.linkTarget(path)) }
 
     /// The errno of a failed system call, nil for any other error.
     package static func errno(of error: any Error) -> Errno? { errorCode(error) }
 
     /// mkdir(2), mode 0700; false when something is there already.
     @discardableResult
-    package static func makeDirectory(_ path: String) throws -> Bool { try Sys.makeDirectory(path) }
+    package static func makeDirectory(_ path: String) throws(AppGroupError) -> Bool { try fromSystem(SystemCalls.makeDirectory(path)) }
 
     /// rmdir(2); false when already gone. Throws for a directory that is not empty.
     @discardableResult
-    package static func removeDirectory(_ path: String) throws -> Bool { try Sys.rmdir(path) }
+    package static func removeDirectory(_ path: String) throws(AppGroupError) -> Bool { try fromSystem(SystemCalls.rmdir(path)) }
 
     /// unlink(2) of a file or link; false when already gone.
     @discardableResult
-    package static func removeFile(_ path: String) throws -> Bool { try Sys.unlink(path) }
+    package static func removeFile(_ path: String) throws(AppGroupError) -> Bool { try fromSystem(SystemCalls.unlink(path)) }
 
     /// rename(2): `target` is replaced when it is a file or an empty directory; use
     /// ``moveWithoutReplacing(_:to:)`` where that must not happen.
-    package static func rename(_ source: String, to target: String) throws { try Sys.rename(source, to: target) }
+    package static func rename(_ source: String, to target: String) throws(AppGroupError) { try fromSystem(SystemCalls.rename(source, to: target)) }
 
     /// Calls `body` with each name in the directory `path` (not "." and ".."), one
     /// at a time, so a huge directory takes constant memory. Returns false when
     /// the directory is missing.
     @discardableResult
     package static func forEachEntry(in path: String, _ body: (String) throws -> Void) throws -> Bool {
-        try Sys.forEachEntry(in: path, body)
+        try mappingSystemErrors { try SystemCalls.forEachEntry(in: path, body) }
     }
 
     /// fsync(2) of the directory `path`, so that names changed in it survive a crash.
-    package static func syncDirectory(_ path: String) throws { try AtomicFile.syncDirectory(path) }
+    package static func syncDirectory(_ path: String) throws(AppGroupError) { try AtomicFile.syncDirectory(path) }
 
     /// ``syncDirectory(_:)`` after `changed` was linked or renamed into `path`: a
     /// failure is then ``AppGroupError/notDurable(path:operation:errno:)``.
-    package static func syncDirectory(_ path: String, afterChanging changed: String) throws {
+    package static func syncDirectory(_ path: String, afterChanging changed: String) throws(AppGroupError) {
         try AtomicFile.syncDirectory(path, afterChanging: changed)
     }
 
     /// How many descriptors the process may have open now (its soft RLIMIT_NOFILE),
     /// for a reader that keeps files open to size its share.
-    package static func openFileLimit() -> UInt64 { Sys.openFileLimit }
+    package static func openFileLimit() -> UInt64 { SystemCalls.openFileLimit }
 
     /// Creates `url` and any missing parents; the last component must end up a
     /// directory of this user that no one else may write (see ``ContainerResolver``).
-    package static func makeTrustedDirectory(_ url: URL) throws { try ContainerResolver.makeRoot(url) }
+    package static func makeTrustedDirectory(_ url: URL) throws(AppGroupError) { try ContainerResolver.makeRoot(url) }
 
     // MARK: What an error means
 
@@ -97,7 +94,7 @@ package enum FileOperations {
 
     /// True when `error` is what link(2) or rename(2) answer when the new name is
     /// taken (see ``moveWithoutReplacing(_:to:)``).
-    package static func isNameTaken(_ error: any Error) -> Bool { errorCode(error).map(Sys.isNameTaken) ?? false }
+    package static func isNameTaken(_ error: any Error) -> Bool { errorCode(error).map(SystemCalls.isNameTaken) ?? false }
 
     /// True when `error` says a symbolic link stood where a file was opened (ELOOP
     /// under O_NOFOLLOW).

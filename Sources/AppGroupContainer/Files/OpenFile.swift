@@ -1,3 +1,4 @@
+import AppGroupSystem
 import Foundation
 
 /// An open regular file for the modules above the container: the descriptor stays
@@ -15,39 +16,39 @@ package struct OpenFile: Sendable {
     /// for which ``FileOperations/isSymbolicLink(_:)`` is true) and never blocking
     /// on a FIFO. Throws ``AppGroupError/notARegularFile(path:kind:)`` for anything
     /// else (a directory, a FIFO...).
-    package static func openForReading(_ path: String) throws -> OpenFile {
-        try checked(Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), path: path)
+    package static func openForReading(_ path: String) throws(AppGroupError) -> OpenFile {
+        try checked(fromSystem(SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)), path: path)
     }
 
     /// Opens the regular file at `path` to read and write, creating it (mode 0600)
     /// when missing and setting its mode back to 0600 when it was changed.
-    package static func openOrCreate(_ path: String) throws -> OpenFile {
-        try checked(Sys.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode), path: path, restoringMode: true)
+    package static func openOrCreate(_ path: String) throws(AppGroupError) -> OpenFile {
+        try checked(fromSystem(SystemCalls.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, mode: SystemCalls.fileMode)), path: path, restoringMode: true)
     }
 
     /// Creates a new file at `path` to write, mode 0600 whatever the umask,
     /// refusing anything already there (an error for which
     /// ``FileOperations/isNameTaken(_:)`` is true).
-    package static func createNew(_ path: String) throws -> OpenFile {
-        let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode)
-        try? Sys.fchmod(fd, Sys.fileMode, path: path)
+    package static func createNew(_ path: String) throws(AppGroupError) -> OpenFile {
+        let fd = try fromSystem(SystemCalls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: SystemCalls.fileMode))
+        try? SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path)
         return OpenFile(fd: fd, path: path, size: 0)
     }
 
-    static func checked(_ fd: Int32, path: String, restoringMode: Bool = false) throws -> OpenFile {
-        do {
-            let st = try Sys.fstat(fd, path: path)
-            guard Sys.isRegular(st) else { throw AppGroupError.notARegularFile(path: path, kind: Sys.fileKind(st.st_mode)) }
-            if restoringMode && st.st_mode & 0o777 != Sys.fileMode { try Sys.fchmod(fd, Sys.fileMode, path: path) }
+    static func checked(_ fd: Int32, path: String, restoringMode: Bool = false) throws(AppGroupError) -> OpenFile {
+        do throws(AppGroupError) {
+            let st = try fromSystem(SystemCalls.fstat(fd, path: path))
+            guard SystemCalls.isRegular(st) else { throw .notARegularFile(path: path, kind: SystemCalls.fileKind(st.st_mode)) }
+            if restoringMode && st.st_mode & 0o777 != SystemCalls.fileMode { try fromSystem(SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path)) }
             return OpenFile(fd: fd, path: path, size: Int64(st.st_size))
         } catch {
-            Sys.close(fd)
+            SystemCalls.close(fd)
             throw error
         }
     }
 
     /// Closes the descriptor.
-    package func close() { Sys.close(fd) }
+    package func close() { SystemCalls.close(fd) }
 
     /// Up to `count` bytes from the start of the file (fewer at its end or on an
     /// error): a bounded read whatever the file's length.
@@ -56,7 +57,7 @@ package struct OpenFile: Sendable {
         var length = 0
         data.withUnsafeMutableBytes { raw in
             while length < raw.count {
-                let n = Sys.readAvailable(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[length...]))
+                let n = SystemCalls.readAvailable(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[length...]))
                 if n <= 0 { break }
                 length += n
             }
@@ -66,27 +67,27 @@ package struct OpenFile: Sendable {
     }
 
     /// Writes all of `data` at the current position.
-    package func write(_ data: Data) throws {
-        try data.withUnsafeBytes { try Sys.writeAll(fd, $0, path: path) }
+    package func write(_ data: Data) throws(AppGroupError) {
+        try fromSystem(SystemCalls.writeAll(fd, data, path: path))
     }
 
     /// Writes all of `data` at `offset` (pwrite(2)), leaving the position alone.
-    package func write(_ data: Data, at offset: Int64) throws {
-        try data.withUnsafeBytes { try Sys.writeAll(fd, $0, at: offset, path: path) }
+    package func write(_ data: Data, at offset: Int64) throws(AppGroupError) {
+        try fromSystem(SystemCalls.writeAll(fd, data, at: offset, path: path))
     }
 
     /// fsync(2).
-    package func sync() throws { try Sys.fsync(fd, path: path) }
+    package func sync() throws(AppGroupError) { try fromSystem(SystemCalls.fsync(fd, path: path)) }
 
     /// Copies `source` from its current position to its end into this file, in
     /// chunks (constant memory); returns the byte count copied.
-    package func copy(from source: OpenFile) throws -> Int64 {
-        try Sys.copyContents(from: source.fd, sourcePath: source.path, to: fd, destinationPath: path)
+    package func copy(from source: OpenFile) throws(AppGroupError) -> Int64 {
+        try fromSystem(SystemCalls.copyContents(from: source.fd, sourcePath: source.path, to: fd, destinationPath: path))
     }
 
     /// Creates the file `path` (refusing anything there) holding `data`, fsynced
     /// when `durable`.
-    package static func writeNew(_ path: String, _ data: Data, durable: Bool) throws {
+    package static func writeNew(_ path: String, _ data: Data, durable: Bool) throws(AppGroupError) {
         let file = try createNew(path)
         defer { file.close() }
         try file.write(data)

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// The process's standard input, read through the system-call layer and bounded:
 /// `FileHandle.readDataToEndOfFile()` reads everything first, so an endless pipe
@@ -11,10 +12,12 @@ package enum StandardInput {
     /// - Throws: ``AppGroupError/fileTooLarge(path:size:limit:)`` (size `limit + 1`)
     ///   when there is more than `limit`: nothing past that byte was read; a
     ///   ``AppGroupError/systemCall(operation:path:errno:)`` when a read fails.
-    package static func readAll(limit: Int64) throws -> Data {
+    package static func readAll(limit: Int64) throws(AppGroupError) -> Data {
         // A regular file's size sizes the first buffer; a pipe's says nothing (0),
         // and a short read from one is not its end.
-        let st = try Sys.fstat(0, path: name)
-        return try Sys.readAll(0, path: name, sizeHint: Sys.isRegular(st) ? Int(st.st_size) : 0, limit: limit)
+        try fromSystem { () throws(SystemError) -> Data in
+            let st = try SystemCalls.fstat(0, path: name)
+            return try SystemCalls.readAll(0, path: name, sizeHint: SystemCalls.isRegular(st) ? Int(st.st_size) : 0, limit: limit)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// The process's standard output and error, written through the system-call layer.
 /// Unlike `FileHandle.write`, which traps on a closed pipe, a reader gone away is
@@ -10,8 +11,8 @@ package enum StandardStream: Int32, Sendable {
     /// Writes every byte of `data`.
     /// - Throws: ``AppGroupError/systemCall(operation:path:errno:)``; EPIPE when the
     ///   reader closed the pipe (with SIGPIPE ignored, else the signal ends the process).
-    package func write(_ data: Data) throws {
-        try data.withUnsafeBytes { try Sys.writeAll(rawValue, $0, path: self == .output ? "<standard output>" : "<standard error>") }
+    package func write(_ data: Data) throws(AppGroupError) {
+        try fromSystem(SystemCalls.writeAll(rawValue, data, path: self == .output ? "<standard output>" : "<standard error>"))
     }
 
     /// True for the error of a write to a pipe whose reader is gone.

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
+import AppGroupSystem
 
 /// The cross-process signal of coordinated changes: how a write coordinated by
 /// NSFileCoordinator in one process reaches presenters in another.
@@ -98,9 +99,9 @@ enum ChangeSignal {
     /// Creates the signal file of `itemPath` if it is missing (0600, never through
     /// a symbolic link), making its tree if needed; something else planted at its
     /// path is replaced.
-    static func create(forItemPath itemPath: String) throws {
+    static func create(forItemPath itemPath: String) throws(AppGroupError) {
         guard let (tree, key) = location(ofItemPath: itemPath) else {
-            throw AppGroupError.unsafePath(path: itemPath, problem: "the root directory cannot be presented; present a file or directory below it")
+            throw .unsafePath(path: itemPath, problem: "the root directory cannot be presented; present a file or directory below it")
         }
         let directory = try tree.open(creating: true)
         defer { directory.close() }
@@ -109,15 +110,17 @@ enum ChangeSignal {
         for attempt in 0..<2 {
             let fd: Int32
             do {
-                fd = try Sys.open(at: directory.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, path: path)
-            } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP && attempt == 0 {
-                try Sys.unlink(at: directory.fd, name, path: path) // a link planted in the package's own tree
+                fd = try SystemCalls.open(at: directory.fd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, path: path)
+            } catch .call(_, _, let code) where code == .ELOOP && attempt == 0 {
+                try fromSystem(SystemCalls.unlink(at: directory.fd, name, path: path)) // a link planted in the package's own tree
                 continue
+            } catch {
+                throw AppGroupError(error)
             }
-            defer { Sys.close(fd) }
-            if let problem = unusable(try Sys.fstat(fd, path: path)) {
-                guard attempt == 0 else { throw AppGroupError.unsafePath(path: path, problem: problem) }
-                try Sys.unlink(at: directory.fd, name, path: path)
+            defer { SystemCalls.close(fd) }
+            if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
+                guard attempt == 0 else { throw .unsafePath(path: path, problem: problem) }
+                try fromSystem(SystemCalls.unlink(at: directory.fd, name, path: path))
                 Diagnostics.warn("NSFileCoordinator: \(path) was \(problem); it was replaced by a signal file of this process's own")
                 continue
             }
@@ -166,55 +169,57 @@ enum ChangeSignal {
     /// the reader assumes a change).
     static func records(at path: String) -> [Record]? {
         do {
-            let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-            defer { Sys.close(fd) }
-            if unusable(try Sys.fstat(fd, path: path)) != nil { return nil }
+            let fd = try SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            defer { SystemCalls.close(fd) }
+            if unusable(try SystemCalls.fstat(fd, path: path)) != nil { return nil }
             try lock(fd, .shared, path: path)
-            return parse(try Sys.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit))
+            return parse(try SystemCalls.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit))
         } catch {
             return nil
         }
     }
 
-    private static func append(_ record: Record, to path: String) throws {
+    private static func append(_ record: Record, to path: String) throws(AppGroupError) {
         let fd: Int32
         do {
-            fd = try Sys.open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT || code == .ENOTDIR || code == .EACCES {
+            fd = try SystemCalls.open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK)
+        } catch .call(_, _, let code) where code == .ENOENT || code == .ENOTDIR || code == .EACCES {
             return // nobody presents this item (or it cannot be presented from here)
+        } catch {
+            throw AppGroupError(error)
         }
-        defer { Sys.close(fd) }
-        if let problem = unusable(try Sys.fstat(fd, path: path)) {
-            throw AppGroupError.unsafePath(path: path, problem: "it is \(problem), so no change record was written to it")
+        defer { SystemCalls.close(fd) }
+        if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
+            throw .unsafePath(path: path, problem: "it is \(problem), so no change record was written to it")
         }
         try lock(fd, .exclusive, path: path)
-        let old = (try? Sys.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit)) ?? Data()
+        let old = (try? SystemCalls.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit)) ?? Data()
         let kept = (parse(old).suffix(capacity - 1) + [record]).map(\.line).joined(separator: "\n") + "\n"
         var bytes = Data(kept.utf8)
         // Rewritten in place; newlines pad over whatever a longer old text left.
         if bytes.count < old.count { bytes.append(Data(repeating: UInt8(ascii: "\n"), count: old.count - bytes.count)) }
-        try bytes.withUnsafeBytes { try Sys.writeAll(fd, $0, at: 0, path: path) }
+        try fromSystem(SystemCalls.writeAll(fd, bytes, at: 0, path: path))
     }
 
     /// Why a signal file with status `st` must not be used; nil when it may.
-    private static func unusable(_ st: Sys.FileStatus) -> String? {
-        if !Sys.isRegular(st) { return "a \(Sys.fileKind(st.st_mode)), not a regular file" }
-        if st.st_uid != Sys.effectiveUser { return "a file of uid \(st.st_uid), not of this process's user" }
+    private static func unusable(_ st: SystemCalls.FileStatus) -> String? {
+        if !SystemCalls.isRegular(st) { return "a \(SystemCalls.fileKind(st.st_mode)), not a regular file" }
+        if st.st_uid != SystemCalls.effectiveUser { return "a file of uid \(st.st_uid), not of this process's user" }
         if st.st_nlink != 1 { return "a file with \(st.st_nlink) hard links (writing it would change another file)" }
         return nil
     }
 
     /// Takes the signal file's own lock, waiting at most ``lockPatience``.
-    private static func lock(_ fd: Int32, _ mode: FileLock.Mode, path: String) throws {
+    private static func lock(_ fd: Int32, _ mode: FileLock.Mode, path: String) throws(AppGroupError) {
         let deadline = Date().addingTimeInterval(lockPatience)
         var pause: UInt32 = 100
         while true {
-            guard let code = Sys.lock(fd, mode.rawValue, wait: false, path: path) else { return }
+            guard let code = SystemCalls.lock(fd, mode.rawValue, wait: false, path: path) else { return }
             guard code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK || code == .EINTR else {
-                throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
+                throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
             }
             guard Date() < deadline else {
-                throw AppGroupError.coordinationTimedOut(path: path, lockFile: path, seconds: lockPatience)
+                throw .coordinationTimedOut(path: path, lockFile: path, seconds: lockPatience)
             }
             usleep(pause)
             pause = min(pause * 2, 10_000)
@@ -242,8 +247,8 @@ extension FileCoordinator {
     /// The signal file through which presenters in other processes hear of
     /// coordinated writes of `item` (in its coordination tree); nil for "/".
     /// For tools and tests: participants never need it.
-    package static func changeSignalURL(for item: URL) throws -> URL? {
-        let path = try Self.item(item, resolvingLinks: false).path
+    package static func changeSignalURL(for item: URL) throws(AppGroupError) -> URL? {
+        let path = try FileCoordinator().item(item, resolvingLinks: false).path
         return ChangeSignal.signalPath(forItemPath: path).map { URL(fileURLWithPath: $0) }
     }
 }

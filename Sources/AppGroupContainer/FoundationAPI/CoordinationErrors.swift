@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
+import AppGroupSystem
 
 /// The errors NSFileCoordinator hands back through its `error:` pointer, in
 /// Cocoa's domain with Apple's codes, so that code checking `error.code` reads

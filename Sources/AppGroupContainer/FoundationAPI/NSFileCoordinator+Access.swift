@@ -48,7 +48,7 @@ extension NSFileCoordinator {
         for access in accesses {
             do {
                 let resolve = access.reading?.contains(.resolvesSymbolicLink) ?? false
-                items.append((try FileCoordinator.item(access.url, resolvingLinks: resolve), access.isWrite ? .exclusive : .shared))
+                items.append((try FileCoordinator().item(access.url, resolvingLinks: resolve), access.isWrite ? .exclusive : .shared))
             } catch {
                 throw Failure(error: CoordinationErrors.cocoa(error, url: access.url, writing: access.isWrite))
             }

@@ -1,9 +1,10 @@
 #if !canImport(Darwin)
 import Foundation
+import AppGroupSystem
 
 /// Coordinates reading and writing of files between objects of this process and
 /// other processes, as Apple's `NSFileCoordinator`, on the package's locking
-/// protocol (see ``FileCoordinator`` and <doc:NSFileCoordinatorOnLinux>).
+/// protocol (<doc:FileCoordination>, <doc:NSFileCoordinatorOnLinux>).
 ///
 /// Readers share, writers exclude, across threads and processes: an accessor runs
 /// while the item's lock is held. Presenters registered with

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
+import AppGroupSystem
 
 /// What a coordinated access asks of the presenters of its items in this process
 /// before it takes its locks, and gives back after releasing them.

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// The identity of the code that registers a callback, carried to the queue or
 /// thread where the callback later runs, as it runs in the registering process on
@@ -13,7 +14,7 @@ package struct CarriedIdentity: Sendable {
     /// The calling code's identity, as ``IdentityScope/active`` answers it now; a
     /// refusal is kept, to be met again by the callback.
     package static func here() -> CarriedIdentity {
-        CarriedIdentity(captured: Result { () throws(AppGroupError) in try IdentityScope.active })
+        CarriedIdentity(captured: Result { () throws(AppGroupError) in try IdentityScope.activeScope() })
     }
 
     /// Runs `body` as the captured identity, on the calling thread.

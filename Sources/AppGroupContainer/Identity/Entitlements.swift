@@ -16,9 +16,9 @@ public struct Entitlements: Hashable, Sendable, Codable {
     /// `keychain-access-groups`, expanded (`A1B2C3D4E5.com.example.vault`).
     public let keychainAccessGroups: [String]
 
-    public static let applicationIdentifierKey = "application-identifier"
-    public static let applicationGroupsKey = "com.apple.security.application-groups"
-    public static let keychainAccessGroupsKey = "keychain-access-groups"
+    package static let applicationIdentifierKey = "application-identifier"
+    package static let applicationGroupsKey = "com.apple.security.application-groups"
+    package static let keychainAccessGroupsKey = "keychain-access-groups"
 
     enum CodingKeys: String, CodingKey {
         case applicationIdentifier, applicationGroups, keychainAccessGroups
@@ -62,7 +62,7 @@ public struct Entitlements: Hashable, Sendable, Codable {
                       keychainAccessGroups: keychainAccessGroups, source: "code")
     }
 
-    init(applicationIdentifier: String, applicationGroups: [String], keychainAccessGroups: [String], source: String) throws {
+    init(applicationIdentifier: String, applicationGroups: [String], keychainAccessGroups: [String], source: String) throws(AppGroupError) {
         try Self.validateApplicationIdentifier(applicationIdentifier, source: source)
         var groups: [GroupIdentifier] = []
         for raw in applicationGroups {
@@ -94,7 +94,7 @@ public struct Entitlements: Hashable, Sendable, Codable {
     /// `com.apple.token` are the exceptions iOS allows. Without this check a target
     /// of team Z9Y8X7W6V5 listing `A1B2C3D4E5.com.example.vault` would read the
     /// other team's items, which no signed iOS target can.
-    static func checkKeychainAccessGroupPrefixes(_ groups: [String], applicationIdentifier: String, source: String) throws {
+    static func checkKeychainAccessGroupPrefixes(_ groups: [String], applicationIdentifier: String, source: String) throws(AppGroupError) {
         let prefix = String(applicationIdentifier.prefix(while: { $0 != "." }))
         for (index, group) in groups.enumerated() {
             if group.hasPrefix(prefix + ".") || group.hasPrefix(GroupIdentifier.prefix) || group == appleTokenAccessGroup { continue }
@@ -109,7 +109,7 @@ public struct Entitlements: Hashable, Sendable, Codable {
     /// The access group of CryptoTokenKit tokens, which iOS lets any app list.
     static let appleTokenAccessGroup = "com.apple.token"
 
-    static func validateApplicationIdentifier(_ id: String, source: String) throws {
+    static func validateApplicationIdentifier(_ id: String, source: String) throws(AppGroupError) {
         let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, GroupIdentifier.isTeamIdentifier(parts[0]) else {
             throw AppGroupError.invalidEntitlements(
@@ -119,7 +119,7 @@ public struct Entitlements: Hashable, Sendable, Codable {
         try validateBundleIdentifier(String(parts[1]), source: source)
     }
 
-    static func validateBundleIdentifier(_ bundle: String, source: String) throws {
+    static func validateBundleIdentifier(_ bundle: String, source: String) throws(AppGroupError) {
         let ok = !bundle.isEmpty && !bundle.hasPrefix(".") && !bundle.hasSuffix(".") && !bundle.contains("..")
             && bundle.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x2E }
         if !ok {

@@ -47,11 +47,18 @@ public struct GroupIdentifier: Hashable, Sendable, Codable, Comparable, CustomSt
     /// Validates `string`.
     /// - Throws: ``AppGroupError/invalidGroupIdentifier(_:rule:)`` naming the broken rule.
     public init(_ string: String) throws {
-        if let rule = Self.violation(in: string) {
-            throw AppGroupError.invalidGroupIdentifier(string, rule: rule)
-        }
-        rawValue = string
+        self = try Self.validated(string)
     }
+
+    /// ``init(_:)``, typed: for the package's own code.
+    package static func validated(_ string: String) throws(AppGroupError) -> GroupIdentifier {
+        if let rule = violation(in: string) {
+            throw .invalidGroupIdentifier(string, rule: rule)
+        }
+        return GroupIdentifier(unchecked: string)
+    }
+
+    private init(unchecked string: String) { rawValue = string }
 
     /// Validates without throwing; nil when `string` is not a valid identifier.
     public init?(validating string: String) {
@@ -60,10 +67,10 @@ public struct GroupIdentifier: Hashable, Sendable, Codable, Comparable, CustomSt
     }
 
     /// True for the iOS form (`group.`...).
-    public var isApplicationGroupForm: Bool { rawValue.hasPrefix(Self.prefix) }
+    package var isApplicationGroupForm: Bool { rawValue.hasPrefix(Self.prefix) }
 
     /// The Team ID of a macOS Team-ID form identifier; nil for the `group.` form.
-    public var teamIdentifier: String? {
+    package var teamIdentifier: String? {
         isApplicationGroupForm ? nil : String(rawValue.prefix(10))
     }
 
@@ -84,7 +91,7 @@ public struct GroupIdentifier: Hashable, Sendable, Codable, Comparable, CustomSt
     static let prefix = "group."
 
     /// The first rule `string` breaks, checked from the most specific to the most general.
-    public static func violation(in string: String) -> Rule? {
+    package static func violation(in string: String) -> Rule? {
         if string.isEmpty { return .empty }
         if string.utf8.count > 255 { return .tooLong }
         for scalar in string.unicodeScalars {

@@ -15,7 +15,7 @@ import Foundation
 /// (``AppGroupError/identityScopeConflict(_:)``) rather than answer as the wrong target.
 /// - **What is bound**: the entitlements, the container root (nil keeps
 ///   `APP_GROUP_CONTAINERS_ROOT` or the default), extra environment variables
-///   (``environment``, for example the keychain device), and typed values the
+///   (its `environment`, for example the keychain device), and typed values the
 ///   package's modules attach (the keychain binds its `Keychain` there).
 /// - **The task, and the tasks it starts**: both forms bind the scope to the task
 ///   running `run` (outside any task, to the thread), and child tasks and
@@ -50,8 +50,8 @@ public struct IdentityScope: Sendable, Hashable, CustomStringConvertible {
     /// The container root bound; nil keeps the environment's (or the default).
     public let root: URL?
     /// Environment variables seen by APIs that read the environment inside the
-    /// scope (on top of the process's own and the identity's, see ``effectiveEnvironment``).
-    public let environment: [String: String]
+    /// scope (on top of the process's own and the identity's, see `effectiveEnvironment`).
+    package let environment: [String: String]
     /// Typed values attached by the package's modules, by key (hashable, so that two
     /// scopes that answer alike compare equal).
     package let values: [String: any Hashable & Sendable]
@@ -80,7 +80,7 @@ public struct IdentityScope: Sendable, Hashable, CustomStringConvertible {
 
     /// The process environment as the scope shows it: the process's own, then the
     /// identity's variables, the root (`APP_GROUP_CONTAINERS_ROOT`), then ``environment``.
-    public var effectiveEnvironment: [String: String] {
+    package var effectiveEnvironment: [String: String] {
         var merged = ProcessInfo.processInfo.environment.merging(entitlements.environment) { $1 }
         if let root { merged[ContainerResolver.rootEnvironmentKey] = root.path }
         return merged.merging(environment) { $1 }
@@ -123,11 +123,16 @@ public struct IdentityScope: Sendable, Hashable, CustomStringConvertible {
     ///   another scope's: hopped work while different scopes are live, or a
     ///   task that outlived the scope it inherited.
     public static var active: IdentityScope? {
-        get throws(AppGroupError) {
-            if let binding { return try ScopeRegistry.shared.scope(for: binding) }
-            if withUnsafeCurrentTask(body: { $0 != nil }) { return nil }
-            return try ScopeRegistry.shared.scopeOfHoppedWork()
-        }
+        get throws { try activeScope() }
+    }
+
+    /// ``active``, typed: for the package's own code. (The public property is not
+    /// declared with typed throws: Swift 6.3.1 crashes compiling a caller's
+    /// non-exhaustive `catch` around a typed-throwing call, a common shape.)
+    package static func activeScope() throws(AppGroupError) -> IdentityScope? {
+        if let binding { return try ScopeRegistry.shared.scope(for: binding) }
+        if withUnsafeCurrentTask(body: { $0 != nil }) { return nil }
+        return try ScopeRegistry.shared.scopeOfHoppedWork()
     }
 
     /// What the current task (or, outside any task, thread) is bound to.

@@ -27,9 +27,9 @@ public struct IdentityScopeConflict: Sendable, Hashable, CustomStringConvertible
     /// more, no two equal); ``Kind/ended``: the scope that ended.
     public let scopes: [IdentityScope]
     /// Where each of ``scopes`` was entered, in the same order ("a task", "thread …").
-    public let enteredOn: [String]
+    package let enteredOn: [String]
     /// Where the refused code ran: its thread, its queue, whether in a task.
-    public let location: String
+    package let location: String
 
     package init(kind: Kind, scopes: [IdentityScope], enteredOn: [String], location: String) {
         self.kind = kind

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import AppGroupSystem
 
 /// Who entered a scope: a Swift task, or a thread outside any task.
 enum ScopeOwner: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import AppGroupSystem
 
 /// Reports the names of entries that appear, change or vanish in one directory,
 /// whichever process changed them.
@@ -7,9 +8,9 @@ import Foundation
 /// directory); a thread of its own sleeps in poll(2), so an idle watcher uses no
 /// CPU. Elsewhere it compares directory listings every 50 ms. Events carry names
 /// only; rapid changes may coalesce into one delivery.
-public final class DirectoryWatcher: Sendable {
+package final class DirectoryWatcher: Sendable {
     /// The directory watched.
-    public let directory: URL
+    package let directory: URL
     private let stop: Locked<(() -> Void)?>
 
     /// Starts watching `directory`, calling `handler` on a private thread with the
@@ -17,7 +18,7 @@ public final class DirectoryWatcher: Sendable {
     /// identity of the code that made the watcher (its `IdentityScope`, or none).
     /// - Throws: when the directory cannot be watched (missing, not a directory,
     ///   the inotify limit reached).
-    public convenience init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws {
+    package convenience init(directory: URL, handler: @escaping @Sendable (Set<String>) -> Void) throws(AppGroupError) {
         try self.init(directory: directory, appendsIn: nil, handler: handler)
     }
 
@@ -27,36 +28,42 @@ public final class DirectoryWatcher: Sendable {
     /// names in one set. For the share inbox, whose journal logs grow in place.
     /// When `appendsIn` is removed and made again, the new directory is watched
     /// (its name is reported once, for what it got before the watch moved).
-    package init(directory: URL, appendsIn second: URL?, handler delivered: @escaping @Sendable (Set<String>) -> Void) throws {
+    package init(directory: URL, appendsIn second: URL?, handler delivered: @escaping @Sendable (Set<String>) -> Void) throws(AppGroupError) {
         self.directory = directory
         // Its thread inherits no scope: it answers as whoever made the watcher.
         let identity = CarriedIdentity.here()
         let handler: @Sendable (Set<String>) -> Void = { names in identity.run { delivered(names) } }
         #if os(Linux)
         var remade: Remade?
-        let inotify = try Sys.inotifyInit()
-        do {
+        let inotify = try fromSystem(SystemCalls.inotifyInit())
+        do throws(SystemError) {
             let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
-            let main = try Sys.inotifyAddWatch(inotify, directory.path, mask)
+            let main = try SystemCalls.inotifyAddWatch(inotify, directory.path, mask)
             if let second {
                 let appends = UInt32(IN_MODIFY | IN_MOVED_TO)
-                _ = try Sys.inotifyAddWatch(inotify, second.path, appends)
+                _ = try SystemCalls.inotifyAddWatch(inotify, second.path, appends)
                 // A watch follows an inode: if another process removes `second` and
                 // it is made again, its parent says so and the new one is watched.
-                let parent = try Sys.inotifyAddWatch(inotify, second.deletingLastPathComponent().path, UInt32(IN_CREATE | IN_MOVED_TO) | UInt32(IN_MASK_ADD))
+                let parent = try SystemCalls.inotifyAddWatch(inotify, second.deletingLastPathComponent().path, UInt32(IN_CREATE | IN_MOVED_TO) | UInt32(IN_MASK_ADD))
                 if parent != main { remade = Remade(parentWatch: parent, name: second.lastPathComponent, path: second.path, mask: appends) }
             }
         } catch {
-            Sys.close(inotify)
-            throw error
+            SystemCalls.close(inotify)
+            throw AppGroupError(error)
         }
-        let wake = try Sys.pipe()
-        stop = Locked({ Sys.poke(wake.write) })
+        let wake: (read: Int32, write: Int32)
+        do {
+            wake = try SystemCalls.pipe()
+        } catch {
+            SystemCalls.close(inotify)
+            throw AppGroupError(error)
+        }
+        stop = Locked({ SystemCalls.poke(wake.write) })
         let thread = Thread { [remade] in
             Self.run(inotify: inotify, wake: wake.read, remade: remade, handler: handler)
-            Sys.close(inotify)
-            Sys.close(wake.read)
-            Sys.close(wake.write)
+            SystemCalls.close(inotify)
+            SystemCalls.close(wake.read)
+            SystemCalls.close(wake.write)
         }
         #else
         let cancelled = Locked(false)
@@ -80,7 +87,7 @@ public final class DirectoryWatcher: Sendable {
 
     /// Stops watching; no handler call starts after this returns... except one
     /// already under way. Safe to call more than once.
-    public func cancel() {
+    package func cancel() {
         let action = stop.withLock { current -> (() -> Void)? in
             defer { current = nil }
             return current
@@ -92,7 +99,7 @@ public final class DirectoryWatcher: Sendable {
 
     /// Names changed in `directory`, as an async sequence. Cancelling the consuming
     /// task (or dropping the sequence) stops the watcher.
-    public static func changes(in directory: URL) throws -> AsyncStream<Set<String>> {
+    package static func changes(in directory: URL) throws(AppGroupError) -> AsyncStream<Set<String>> {
         let (stream, continuation) = AsyncStream<Set<String>>.makeStream(bufferingPolicy: .unbounded)
         let watcher = try DirectoryWatcher(directory: directory) { names in continuation.yield(names) }
         continuation.onTermination = { _ in watcher.cancel() }
@@ -113,12 +120,12 @@ public final class DirectoryWatcher: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            let ready = Sys.pollReadable([inotify, wake], timeout: -1)
+            let ready = SystemCalls.pollReadable([inotify, wake], timeout: -1)
             if ready.contains(wake) { return }
             guard ready.contains(inotify) else { continue }
             var names = Set<String>()
             while true {
-                let n = Sys.readAvailable(inotify, into: buffer)
+                let n = SystemCalls.readAvailable(inotify, into: buffer)
                 if n <= 0 { break }
                 var offset = 0
                 // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[]; }
@@ -133,7 +140,7 @@ public final class DirectoryWatcher: Sendable {
                             // Only the second directory's own name counts here; what was
                             // written in it before this watch is reported as its name.
                             if name == remade.name {
-                                _ = try? Sys.inotifyAddWatch(inotify, remade.path, remade.mask)
+                                _ = try? SystemCalls.inotifyAddWatch(inotify, remade.path, remade.mask)
                                 names.insert(name)
                             }
                         } else if !name.isEmpty {

@@ -57,10 +57,14 @@ enum JournalCursor {
             guard let file = try journal.openExistingFile(name) else { return 0 }
             defer { file.close() }
             data = try file.read(size + 1, at: 0)
-        } catch where !InboxFailure.isTransient(error) {
-            // Not a regular file, another user's...: nothing in it can be believed.
-            warn(inbox, journal.path + "/" + name, "cannot be read (\(error))")
-            return 0
+        } catch {
+            if !InboxFailure.isTransient(error) {
+                // Not a regular file, another user's...: nothing in it can be believed.
+                warn(inbox, journal.path + "/" + name, "cannot be read (\(error))")
+                return 0
+            } else {
+                throw error
+            }
         }
         if data.isEmpty { return 0 }
         guard data.count == size else {

@@ -29,10 +29,14 @@ extension JournalReader {
         let cursor: OpenFile
         do {
             cursor = try opening(name, { try journal.openOrCreateFile(cursorName) })
-        } catch where InboxFailure.isWrongKind(error) {
-            // A link, a FIFO or a directory where the cursor belongs: set aside, a real one made.
-            setAside(cursorName, because: "it is not a regular file (\(error))")
-            cursor = try opening(name, { try journal.openOrCreateFile(cursorName) })
+        } catch {
+            if InboxFailure.isWrongKind(error) {
+                // A link, a FIFO or a directory where the cursor belongs: set aside, a real one made.
+                setAside(cursorName, because: "it is not a regular file (\(error))")
+                cursor = try opening(name, { try journal.openOrCreateFile(cursorName) })
+            } else {
+                throw error
+            }
         }
         if cursor.size < Int64(JournalCursor.size) {
             do {

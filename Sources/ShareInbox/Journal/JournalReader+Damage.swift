@@ -19,8 +19,12 @@ extension JournalReader {
         do {
             var copy: OpenFile?
             for _ in 0..<8 where copy == nil {
-                do { copy = try OpenFile.createNew(aside) } catch where FileOperations.isNameTaken(error) {
-                    aside = inbox.quarantineDirectory.appendingPathComponent(label + "-" + JournalWriter.hex16(UInt64.random(in: 0...UInt64.max))).path
+                do { copy = try OpenFile.createNew(aside) } catch {
+                    if FileOperations.isNameTaken(error) {
+                        aside = inbox.quarantineDirectory.appendingPathComponent(label + "-" + JournalWriter.hex16(UInt64.random(in: 0...UInt64.max))).path
+                    } else {
+                        throw error
+                    }
                 }
             }
             guard let copy else { throw FileOperations.nameTakenError(aside, operation: "open") }

@@ -27,9 +27,13 @@ extension JournalReader {
     func opening<T>(_ name: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch where InboxFailure.isOutOfDescriptors(error) {
-            for other in Array(logs.keys) where other != name { closeDescriptors(of: other) }
-            return try body()
+        } catch {
+            if InboxFailure.isOutOfDescriptors(error) {
+                for other in Array(logs.keys) where other != name { closeDescriptors(of: other) }
+                return try body()
+            } else {
+                throw error
+            }
         }
     }
 

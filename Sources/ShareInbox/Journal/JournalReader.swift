@@ -90,22 +90,30 @@ final class JournalReader {
     private static func openOrThrow(_ inbox: ShareInbox) throws -> JournalReader? {
         let journal: DirectoryHandle
         do {
-            guard let opened = try DirectoryHandle.open(inbox.journalDirectory) else { return nil }
+            guard let opened = try DirectoryHandle.open(inbox.journalDirectory, below: inbox.root) else { return nil }
             journal = opened
-        } catch where InboxFailure.isWrongKind(error) {
-            try inbox.repairDirectory("Journal")
-            guard let made = try DirectoryHandle.open(inbox.journalDirectory) else { return nil }
-            journal = made
+        } catch {
+            if InboxFailure.isWrongKind(error) {
+                try inbox.repairDirectory("Journal")
+                guard let made = try DirectoryHandle.open(inbox.journalDirectory, below: inbox.root) else { return nil }
+                journal = made
+            } else {
+                throw error
+            }
         }
         let lock: OpenFile
         do {
             lock = try journal.openOrCreateFile(consumerLockName)
-        } catch where InboxFailure.isWrongKind(error) {
-            let path = journal.path + "/" + consumerLockName
-            let aside = try inbox.moveToQuarantine(path, label: "journal-" + consumerLockName)
-            Diagnostics.warn("share inbox \(inbox.directory.path): \(path) was moved to \(aside) and made again: something other than a file "
-                             + "stood where the journal's lock file belongs (\(error)). Do not create files in Journal/ by hand")
-            lock = try journal.openOrCreateFile(consumerLockName)
+        } catch {
+            if InboxFailure.isWrongKind(error) {
+                let path = journal.path + "/" + consumerLockName
+                let aside = try inbox.moveToQuarantine(path, label: "journal-" + consumerLockName)
+                Diagnostics.warn("share inbox \(inbox.directory.path): \(path) was moved to \(aside) and made again: something other than a file "
+                                 + "stood where the journal's lock file belongs (\(error)). Do not create files in Journal/ by hand")
+                lock = try journal.openOrCreateFile(consumerLockName)
+            } else {
+                throw error
+            }
         }
         do {
             guard try lock.tryLockExclusively() else { lock.close(); return nil }

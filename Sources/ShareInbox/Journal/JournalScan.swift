@@ -18,7 +18,7 @@ enum JournalScan {
     static func forEachRecord(of inbox: ShareInbox, fromStart: Bool,
                               damaged: (_ location: String) -> Void = { _ in },
                               _ body: (_ number: UInt64, _ payload: Data, _ location: String) throws -> Void) throws {
-        guard let journal = try DirectoryHandle.open(inbox.journalDirectory) else { return }
+        guard let journal = try DirectoryHandle.open(inbox.journalDirectory, below: inbox.root) else { return }
         var names: [String] = []
         try journal.forEachEntry { name in if JournalCursor.isLogName(name) { names.append(name) } }
         let budget = JournalScanBudget()
@@ -27,8 +27,12 @@ enum JournalScan {
             do {
                 guard let opened = try journal.openExistingFile(name) else { continue }
                 file = opened
-            } catch where InboxFailure.isWrongKind(error) {
-                continue
+            } catch {
+                if InboxFailure.isWrongKind(error) {
+                    continue
+                } else {
+                    throw error
+                }
             }
             defer { file.close() }
             let identity = try file.currentIdentity()

@@ -59,14 +59,18 @@ final class JournalWriter: Sendable {
         let journal: DirectoryHandle
         do {
             journal = try directory.openDirectory("Journal")
-        } catch where FileOperations.isMissing(error) {
-            // Removed by another process: made again, as the instance's init made it.
-            try TrustedDirectory.make(inbox + "/Journal")
-            journal = try directory.openDirectory("Journal")
-        } catch where InboxFailure.isWrongKind(error) {
-            // A file, a link, a FIFO planted there: set aside, made again.
-            try repairJournal()
-            journal = try directory.openDirectory("Journal")
+        } catch {
+            if FileOperations.isMissing(error) {
+                // Removed by another process: made again, as the instance's init made it.
+                try TrustedDirectory.make(inbox + "/Journal")
+                journal = try directory.openDirectory("Journal")
+            } else if InboxFailure.isWrongKind(error) {
+                // A file, a link, a FIFO planted there: set aside, made again.
+                try repairJournal()
+                journal = try directory.openDirectory("Journal")
+            } else {
+                throw error
+            }
         }
         let created = try create(in: journal)
         if durable { try journal.sync() }
@@ -86,8 +90,12 @@ final class JournalWriter: Sendable {
             let file: OpenFile
             do {
                 file = try journal.createAppendOnlyFile(name)
-            } catch where FileOperations.isNameTaken(error) {
-                continue
+            } catch {
+                if FileOperations.isNameTaken(error) {
+                    continue
+                } else {
+                    throw error
+                }
             }
             do {
                 if try file.tryLockExclusively(), try file.linkCount() > 0 {

@@ -17,8 +17,8 @@ enum StandardSuites {
         } catch {
             // Refused (the caller could be another scope's): a fresh object each time,
             // so that each access says so; the next access may be answered.
-            if let refusal = error as? SharedDefaultsError, refusal.isIdentityScopeRefusal {
-                return UserDefaults(backing: .unavailable(refusal))
+            if error.isIdentityScopeRefusal {
+                return UserDefaults(backing: .unavailable(error))
             }
             // Resolved again on every access (an identity may appear later: a scope,
             // a test's setup); one object per reason, so the reason is said once.

@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 // Persistent and volatile domains by name.
 extension UserDefaults {

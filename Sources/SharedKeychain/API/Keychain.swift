@@ -140,7 +140,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     public func copyMatching(_ query: [String: Any]) throws -> Any? {
         let parsed = try ParsedQuery(query, for: .copyMatching)
         let engine = try makeEngine()
-        let content = try KeychainFile.load(device.keychainURL)
+        let content = try KeychainFile.load(device.keychainURL, below: device.containerRoot)
         let indices = try engine.matches(parsed, in: content)
         let items = try authorize(parsed, indices.map { content.items[$0] }, engine: engine, operation: .copyMatching)
         return KeychainEngine.result(for: items, query: parsed)
@@ -172,8 +172,8 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     }
 
     func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
-        try KeychainFile.makeDirectory(device.directory)
-        return try KeychainFile.modify(device.keychainURL, timeout: coordinationTimeout) { content in
+        try KeychainFile.makeDirectory(device.directory, below: device.containerRoot)
+        return try KeychainFile.modify(device.keychainURL, below: device.containerRoot, timeout: coordinationTimeout) { content in
             try body(try makeEngine(), &content)
         }
     }

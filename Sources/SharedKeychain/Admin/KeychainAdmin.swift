@@ -66,7 +66,7 @@ package struct KeychainItemFilter: Sendable {
 extension KeychainDevice {
     /// Every item the device holds, in file order.
     package func itemSummaries() throws -> [KeychainItemSummary] {
-        try summaries(of: KeychainFile.load(keychainURL).items)
+        try summaries(of: KeychainFile.load(keychainURL, below: containerRoot).items)
     }
 
     /// The items' summaries. The sensor is read only when an item's invalidation
@@ -83,8 +83,8 @@ extension KeychainDevice {
     /// Removes the items `filter` matches, under the keychain's write lock, for
     /// every process at once; returns the summaries of what was removed.
     package func deleteItems(matching filter: KeychainItemFilter) throws -> [KeychainItemSummary] {
-        guard try DirectoryHandle.open(directory) != nil else { return [] }
-        let removed = try KeychainFile.modify(keychainURL, timeout: 30) { content in
+        guard try DirectoryHandle.open(directory, below: containerRoot) != nil else { return [] }
+        let removed = try KeychainFile.modify(keychainURL, below: containerRoot, timeout: 30) { content in
             let removed = content.items.filter { $0.matches(filter) }
             content.items.removeAll { $0.matches(filter) }
             return removed

@@ -11,19 +11,19 @@ extension KeychainDevice {
 
     /// The sensor's current state; a device never configured is ``SimulatedBiometry/enrolledFaceID``.
     public func biometry() throws -> SimulatedBiometry {
-        try KeychainFile.loadValue(SimulatedBiometry.self, from: biometryURL) ?? .enrolledFaceID
+        try KeychainFile.loadValue(SimulatedBiometry.self, from: biometryURL, below: containerRoot) ?? .enrolledFaceID
     }
 
     /// Changes the sensor under its lock, for every process at once; `body` also
     /// sees the device state (read under the same lock, not changed).
     @discardableResult
     public func changeBiometry<T>(_ body: (inout SimulatedBiometry, DeviceState) throws -> T) throws -> T {
-        try KeychainFile.makeDirectory(directory)
+        try KeychainFile.makeDirectory(directory, below: containerRoot)
         return try KeychainFile.mapErrors(biometryURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: biometryURL) { url in
-                var sensor = try KeychainFile.loadValue(SimulatedBiometry.self, from: url) ?? .enrolledFaceID
+                var sensor = try KeychainFile.loadValue(SimulatedBiometry.self, from: url, below: containerRoot) ?? .enrolledFaceID
                 let result = try body(&sensor, try state())
-                try KeychainFile.saveValue(sensor, to: url)
+                try KeychainFile.saveValue(sensor, to: url, below: containerRoot)
                 return result
             }
         }

@@ -42,9 +42,11 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         }
         self.root = (root ?? ContainerResolver.root()).standardizedFileURL
         self.name = name
-        // Saves under the root then refuse a link planted below it (AtomicFile).
-        ContainerRoots.register(self.root)
     }
+
+    /// The root as the file primitives take it: every file of the device is
+    /// reached from it without following a symbolic link.
+    var containerRoot: ContainerRoot { ContainerRoot(root) }
 
     /// The device named by the environment (`APP_GROUP_CONTAINERS_ROOT`, `APP_GROUP_KEYCHAIN_DEVICE`).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> KeychainDevice {
@@ -65,21 +67,21 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
 
     /// The device's current state; a device never configured is ``DeviceState/unlocked``.
     public func state() throws -> DeviceState {
-        try KeychainFile.loadValue(DeviceState.self, from: stateURL) ?? .unlocked
+        try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
     }
 
     /// Changes the state under the device's lock, for every process at once.
     @discardableResult
     public func changeState(_ change: (inout DeviceState) throws -> Void) throws -> DeviceState {
-        try KeychainFile.makeDirectory(directory)
+        try KeychainFile.makeDirectory(directory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL) { url in
-                let before = try KeychainFile.loadValue(DeviceState.self, from: url) ?? .unlocked
+                let before = try KeychainFile.loadValue(DeviceState.self, from: url, below: containerRoot) ?? .unlocked
                 var state = before
                 try change(&state)
                 // A lock, a restart or a passcode change ends what LAContexts proved.
                 state = before.advanced(to: state)
-                try KeychainFile.saveValue(state, to: url)
+                try KeychainFile.saveValue(state, to: url, below: containerRoot)
                 return state
             }
         }
@@ -108,23 +110,23 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// `WhenPasscodeSetThisDeviceOnly` item, as iOS does; returns how many.
     @discardableResult
     public func setPasscode(_ enabled: Bool) throws -> Int {
-        try KeychainFile.makeDirectory(directory)
+        try KeychainFile.makeDirectory(directory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
-                let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL) ?? .unlocked
+                let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
                 var state = before
                 state.isPasscodeSet = enabled
                 if !enabled { state.isLocked = false }
                 state = before.advanced(to: state)
                 var removed = 0
                 if !enabled {
-                    removed = try KeychainFile.modifyLocked(keychainURL) { content in
+                    removed = try KeychainFile.modifyLocked(keychainURL, below: containerRoot) { content in
                         let before = content.items.count
                         content.items.removeAll { $0.accessibility == .whenPasscodeSetThisDeviceOnly }
                         return before - content.items.count
                     }
                 }
-                try KeychainFile.saveValue(state, to: stateURL)
+                try KeychainFile.saveValue(state, to: stateURL, below: containerRoot)
                 return removed
             }
         }
@@ -133,16 +135,16 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// Erases the device: every item of every app and group, and the state. The only
     /// way, as on iOS, to be rid of orphaned group items.
     public func erase() throws {
-        try KeychainFile.makeDirectory(directory)
+        try KeychainFile.makeDirectory(directory, below: containerRoot)
         try KeychainFile.mapErrors(keychainURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
-                try KeychainFile.remove(keychainURL)
-                try KeychainFile.remove(stateURL)
-                try KeychainFile.remove(biometryURL)
+                try KeychainFile.remove(keychainURL, below: containerRoot)
+                try KeychainFile.remove(stateURL, below: containerRoot)
+                try KeychainFile.remove(biometryURL, below: containerRoot)
             }
         }
     }
 
     /// How many items the device holds, across every identity (for tests and tools).
-    public func itemCount() throws -> Int { try KeychainFile.load(keychainURL).items.count }
+    public func itemCount() throws -> Int { try KeychainFile.load(keychainURL, below: containerRoot).items.count }
 }

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// Loading and saving a keychain file (or a small device file: its state, its
 /// biometric sensor): binary property lists (XML ones of earlier versions still
@@ -12,7 +13,7 @@ import Foundation
 /// ``DirectoryHandle`` (no symbolic link followed, the process's own directory
 /// only) and reaches the file relative to it: nothing is ever read from or written
 /// outside the root, whatever is swapped in between two calls. Files are read and
-/// written by the package's own property-list codec (``PropertyListCodec``, with
+/// written by the package's own property-list codec (`PropertyListCodec`, with
 /// its limits on size, nesting and values), never by Foundation's, so a planted file
 /// is `errSecInvalidKeychain`, never a crash.
 ///
@@ -30,28 +31,29 @@ enum KeychainFile {
     private static let cache = ContentCache()
 
     /// The keychain content at `url`; empty when no file exists yet.
-    static func load(_ url: URL) throws -> KeychainFileContent {
+    static func load(_ url: URL, below root: ContainerRoot) throws -> KeychainFileContent {
         try mapErrors(url) {
-            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()) else { return KeychainFileContent() }
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent(), below: root) else { return KeychainFileContent() }
             return try load(url, in: directory)
         }
     }
 
     /// Runs `body` on the current content under the write lock and saves what it
     /// leaves, unless it throws (then nothing is written).
-    static func modify<T>(_ url: URL, timeout: TimeInterval?, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
+    static func modify<T>(_ url: URL, below root: ContainerRoot, timeout: TimeInterval?, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
         try mapErrors(url) {
-            try FileCoordinator(timeout: timeout).coordinate(writingItemAt: url, options: .forMerging) { url in
-                try modifyLocked(url, body)
+            CoordinationTree.ensurePrepared(root)
+            return try FileCoordinator(timeout: timeout).coordinate(writingItemAt: url, options: .forMerging) { url in
+                try modifyLocked(url, below: root, body)
             }
         }
     }
 
-    /// As ``modify(_:timeout:_:)``, for a caller already holding the write lock.
+    /// As ``modify(_:below:timeout:_:)``, for a caller already holding the write lock.
     /// Removes the temporaries of writers killed mid-save first: under the lock no
     /// live writer has one (every save happens under it).
-    static func modifyLocked<T>(_ url: URL, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
-        let directory = try requireDirectory(url)
+    static func modifyLocked<T>(_ url: URL, below root: ContainerRoot, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
+        let directory = try requireDirectory(url, below: root)
         let name = url.lastPathComponent
         directory.removeTemporaries(of: name, holdingWriteLock: true)
         var content = try load(url, in: directory)
@@ -83,9 +85,9 @@ enum KeychainFile {
     }
 
     /// Reads a small Codable file (the device state, the biometric sensor), nil when absent.
-    static func loadValue<T: Decodable>(_ type: T.Type, from url: URL) throws -> T? {
+    static func loadValue<T: Decodable>(_ type: T.Type, from url: URL, below root: ContainerRoot) throws -> T? {
         try mapErrors(url) {
-            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()),
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent(), below: root),
                   let (data, _) = try directory.read(url.lastPathComponent, limit: valueReadLimit) else { return nil }
             return try decode(T.self, from: data, url: url, kind: String(describing: T.self))
         }
@@ -97,7 +99,7 @@ enum KeychainFile {
         let tree: PropertyListTree
         do {
             tree = try PropertyListCodec.read(data)
-        } catch let error as PropertyListError {
+        } catch {
             throw KeychainError.invalidKeychain(path: url.path, problem: "not a \(kind) property list (\(data.count) bytes): \(error.message)")
         }
         do {
@@ -109,12 +111,12 @@ enum KeychainFile {
 
     /// Saves a small Codable file atomically (caller holds its write lock), removing
     /// killed writers' temporaries of it first.
-    static func saveValue<T: Encodable>(_ value: T, to url: URL) throws {
+    static func saveValue<T: Encodable>(_ value: T, to url: URL, below root: ContainerRoot) throws {
         try mapErrors(url) {
             guard let data = try? PropertyListCodec.write(PropertyListTreeEncoder().encode(value), format: .binary) else {
                 throw KeychainError.notAvailable(problem: "\(T.self) could not be encoded; nothing was written")
             }
-            let directory = try requireDirectory(url)
+            let directory = try requireDirectory(url, below: root)
             directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
             try directory.write(data, to: url.lastPathComponent, durable: true)
         }
@@ -122,28 +124,30 @@ enum KeychainFile {
 
     /// Removes the file at `url` (caller holds its write lock); false when absent.
     @discardableResult
-    static func remove(_ url: URL) throws -> Bool {
+    static func remove(_ url: URL, below root: ContainerRoot) throws -> Bool {
         try mapErrors(url) {
-            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent()) else { return false }
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent(), below: root) else { return false }
             directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
             return try directory.remove(url.lastPathComponent)
         }
     }
 
-    /// The directory holding `url`, which ``makeDirectory(_:)`` made before the lock was taken.
-    private static func requireDirectory(_ url: URL) throws -> DirectoryHandle {
+    /// The directory holding `url`, which ``makeDirectory(_:below:)`` made before the lock was taken.
+    private static func requireDirectory(_ url: URL, below root: ContainerRoot) throws -> DirectoryHandle {
         let path = url.deletingLastPathComponent()
-        guard let directory = try DirectoryHandle.open(path) else {
+        guard let directory = try DirectoryHandle.open(path, below: root) else {
             throw KeychainError.storage(.unsafePath(path: path.path, problem: "the keychain directory disappeared while a change was being made; nothing was written, try again"))
         }
         return directory
     }
 
     /// Makes `directory` (0700, with missing parents), refusing a symbolic link, a
-    /// file standing in its place or another user's directory.
-    static func makeDirectory(_ directory: URL) throws {
+    /// file standing in its place or another user's directory. Makes the root's
+    /// coordination tree too, before anything below the root is coordinated.
+    static func makeDirectory(_ directory: URL, below root: ContainerRoot) throws {
         try mapErrors(directory) {
-            if try DirectoryHandle.open(directory) != nil { return }
+            defer { CoordinationTree.ensurePrepared(root) }
+            if try DirectoryHandle.open(directory, below: root) != nil { return }
             var failure = ""
             do {
                 try DirectoryHandle.makeDirectories(directory)
@@ -151,7 +155,7 @@ enum KeychainFile {
                 // Another process may have made it a moment ago: checked below.
                 failure = ": \(error)"
             }
-            guard try DirectoryHandle.open(directory) != nil else {
+            guard try DirectoryHandle.open(directory, below: root) != nil else {
                 throw KeychainError.storage(.invalidRoot(path: directory.path, problem: "cannot create the keychain directory" + failure))
             }
         }

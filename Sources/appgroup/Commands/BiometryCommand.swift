@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 import SharedKeychain
 
 /// `appgroup device biometry ...`: the simulated device's biometric sensor from the

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// `appgroup defaults export GROUP [--suite NAME] FILE|-`: a suite's snapshot.
 enum DefaultsExportCommand {
@@ -27,7 +28,7 @@ enum DefaultsExportCommand {
         let (suite, rest) = try DefaultsSuite.open(arguments, expecting: 1...1, "FILE|-")
         guard let target = rest.first else { throw CLIError.usage("missing arguments: expected FILE|-") }
         _ = try suite.values() // the existence and corruption checks, with their messages
-        let data = try DefaultsSuite.translating { try AtomicFile.read(suite.defaults.fileURL) }
+        let data = try DefaultsSuite.translating { try AtomicFile.read(suite.defaults.fileURL, below: .marked(above: suite.defaults.fileURL)) }
         guard let data else { throw CLIError.notFound("domain \(suite.name) does not exist: no \(suite.label) at \(suite.defaults.fileURL.path)") }
         let tree = try PropertyListFile.parse(data, source: suite.defaults.fileURL.path)
         let binary: Data

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 import SharedDefaults
 
 /// `appgroup defaults find WORD`: every suite of the device, searched.

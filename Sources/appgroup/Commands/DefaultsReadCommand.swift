@@ -1,3 +1,5 @@
+import PropertyLists
+
 /// `appgroup defaults read [--root DIR] GROUP [--suite NAME] [KEY] [--json]`.
 enum DefaultsReadCommand {
     static let help = """
@@ -33,12 +35,12 @@ enum DefaultsReadCommand {
         let entries = try suite.entries()
         let json = arguments.flag("json")
         guard let key = rest.first else {
-            return json ? try Output.jsonObject(entries.map { ($0.key, OldStylePlist.jsonObject($0.value)) })
+            return json ? try Output.jsonObject(entries.map { ($0.key, Output.jsonValue($0.value)) })
                         : Output.line(OldStylePlist.render(entries: entries))
         }
         guard let value = entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) })?.value else {
             throw CLIError.notFound("the domain/default pair of (\(suite.name), \(key)) does not exist: no key \(Arguments.quote(key)) in \(suite.label)")
         }
-        if json { try Output.json(OldStylePlist.jsonObject(value)) } else { Output.line(OldStylePlist.renderTopLevel(value)) }
+        if json { try Output.json(Output.jsonValue(value)) } else { Output.line(OldStylePlist.renderTopLevel(value)) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// `appgroup defaults read-type GROUP [--suite NAME] KEY`: `Type is string`...
 enum DefaultsReadTypeCommand {

@@ -1,3 +1,4 @@
+import PropertyLists
 import SharedDefaults
 
 /// `appgroup defaults write [--root DIR] GROUP [--suite NAME] KEY [-type] VALUE...`.

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 import SharedKeychain
 
 /// `appgroup keychain list|delete|reset`: the simulated device's keychain, as an
@@ -171,8 +172,8 @@ enum KeychainCommand {
         ]
         if let service = item.service { object["service"] = service }
         if let server = item.server { object["server"] = server }
-        if let created = item.created { object["created"] = OldStylePlist.jsonObject(created) }
-        if let modified = item.modified { object["modified"] = OldStylePlist.jsonObject(modified) }
+        if let created = item.created { object["created"] = Output.jsonValue(created) }
+        if let modified = item.modified { object["modified"] = Output.jsonValue(modified) }
         if let control = item.accessControl {
             var access: [String: Any] = ["flags": control.flags, "invalidated": control.isInvalidated.map { $0 as Any } ?? NSNull()]
             if let bound = control.boundEnrollment { access["boundEnrollment"] = bound }

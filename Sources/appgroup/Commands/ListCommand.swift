@@ -1,4 +1,5 @@
 import AppGroupContainer
+import ShareInbox
 import Foundation
 
 /// `appgroup list [--root DIR] [--json]`: the groups present, each with its
@@ -71,7 +72,7 @@ enum ListCommand {
         var pending = 0
         do {
             pending = try GroupInbox.open(group, container: container, inspector: inspector)?.pendingCount() ?? 0
-        } catch let error as AppGroupError {
+        } catch let error as ShareInboxError {
             throw CLIError.failed("cannot count the share inbox of \(group.rawValue): \(error)")
         }
         var links: [(String, String)] = []

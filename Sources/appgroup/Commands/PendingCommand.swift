@@ -31,7 +31,7 @@ enum PendingCommand {
         let items: [ReceivedItem]
         do {
             items = try GroupInbox.open(group, container: container, inspector: inspector)?.pendingItems() ?? []
-        } catch let error as AppGroupError {
+        } catch let error as ShareInboxError {
             throw CLIError.failed("cannot list the share inbox of \(group.rawValue): \(error)")
         }
         if arguments.flag("json") { return try Output.json(items.map(json)) }
@@ -54,7 +54,7 @@ enum PendingCommand {
         var object: [String: Any] = [
             "sequence": Int(clamping: item.sequenceNumber),
             "kind": item.kind,
-            "date": OldStylePlist.jsonObject(item.date),
+            "date": Output.jsonValue(item.date),
             "attachments": item.attachments.map { file -> [String: Any] in
                 ["name": file.lastPathComponent, "path": file.path, "bytes": Int(GroupInbox.size(of: file))]
             },

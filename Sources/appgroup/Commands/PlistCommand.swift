@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import PropertyLists
 
 /// `appgroup plist FILE [--lint | --convert FORMAT [--output OUT]]`: `plutil` for
 /// any property-list file, read by the package's own codec.
@@ -38,7 +39,7 @@ enum PlistCommand {
         let format = try arguments.option("convert").map(parseFormat)
         let tree = try PropertyListFile.parse(try PropertyListFile.readBytes(path), source: source)
         if arguments.flag("lint") { return Output.line("\(source): OK") }
-        if arguments.flag("json") { return try Output.json(PlutilText.jsonObject(tree)) }
+        if arguments.flag("json") { return try Output.json(json(tree)) }
         guard let format else { return Output.line(PlutilText.render(tree)) }
         let target = arguments.option("output") ?? path
         try PropertyListFile.writeBytes(try encode(tree, format), to: target)
@@ -53,13 +54,25 @@ enum PlistCommand {
         return format
     }
 
+    /// The tree as JSON, as `plutil -convert json` makes it.
+    /// - Throws: ``CLIError/failed(_:)`` for a value JSON cannot hold, saying which and where.
+    static func json(_ tree: PropertyListTree) throws -> Any {
+        do {
+            return try PlutilText.jsonObject(tree)
+        } catch {
+            throw CLIError.failed(error.message)
+        }
+    }
+
+    /// The bytes of `tree` in `format`.
+    /// - Throws: ``CLIError/failed(_:)`` when the format cannot hold the value.
     static func encode(_ tree: PropertyListTree, _ format: Format) throws -> Data {
         do {
             switch format {
             case .xml1: return try PropertyListCodec.write(tree, format: .xml)
             case .binary1: return try PropertyListCodec.write(tree, format: .binary)
             case .json:
-                let object = try PlutilText.jsonObject(tree)
+                let object = try json(tree)
                 return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
             }
         } catch let error as CLIError {

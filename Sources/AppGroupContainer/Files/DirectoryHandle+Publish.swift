@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AppGroupSystem
 import Foundation
 
 // What a queue that publishes files into a directory needs (the share inbox): a
@@ -12,43 +6,48 @@ import Foundation
 // never replaces anything, with every name resolved against the directory's
 // descriptor, so one walk from the container root serves a whole publication.
 extension DirectoryHandle {
-    /// Opens the subdirectory `name` without following a link, checked as ``open(_:)``
-    /// checks (this user's, mode 0700).
+    /// Opens the subdirectory `name` without following a link, checked as
+    /// ``open(_:below:)`` checks (this user's, mode 0700).
     /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` for a link or a
     ///   non-directory standing there; file-system errors (ENOENT when missing).
-    package func openDirectory(_ name: String) throws -> DirectoryHandle {
+    package func openDirectory(_ name: String) throws(AppGroupError) -> DirectoryHandle {
         let path = pathOf(name)
         let fd: Int32
         do {
-            fd = try Sys.open(at: self.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP || code == .ENOTDIR {
-            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link or a file stands where a directory belongs; it was not followed and nothing was written. Remove it")
+            fd = try SystemCalls.open(at: self.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, path: path)
+        } catch .call(_, _, let code) where code == .ELOOP || code == .ENOTDIR {
+            throw .unsafePath(path: path, problem: "a symbolic link or a file stands where a directory belongs; it was not followed and nothing was written. Remove it")
+        } catch {
+            throw AppGroupError(error)
         }
         return try Self.checked(DirectoryHandle(ContainedDirectory(fd: fd, path: path)))
     }
 
     /// Creates a new file named `prefix` + `<pid>-<random>` (mode 0600 whatever the
     /// umask) and returns its name and the file, open to write.
-    package func createUniqueFile(prefix: String) throws -> (name: String, file: OpenFile) {
+    package func createUniqueFile(prefix: String) throws(AppGroupError) -> (name: String, file: OpenFile) {
         while true {
             let name = prefix + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
             let path = pathOf(name)
             do {
-                let fd = try Sys.open(at: self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode, path: path)
+                let fd = try SystemCalls.open(at: self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: SystemCalls.fileMode, path: path)
                 // O_CREAT applied the umask.
-                try? Sys.fchmod(fd, Sys.fileMode, path: path)
+                try? SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path)
                 return (name, OpenFile(fd: fd, path: path, size: 0))
-            } catch AppGroupError.systemCall(_, _, let code) where code == .EEXIST {
+            } catch .call(_, _, let code) where code == .EEXIST {
                 continue
+            } catch {
+                throw AppGroupError(error)
             }
         }
     }
 
     /// Opens the regular file `name` to read and write, creating it (0600) when
     /// missing, as ``OpenFile/openOrCreate(_:)`` does by path.
-    package func openOrCreateFile(_ name: String) throws -> OpenFile {
+    package func openOrCreateFile(_ name: String) throws(AppGroupError) -> OpenFile {
         let path = pathOf(name)
-        return try OpenFile.checked(Sys.open(at: fd, name, O_RDWR | O_CREAT | O_NOFOLLOW, mode: Sys.fileMode, path: path), path: path, restoringMode: true)
+        let fd = try fromSystem(SystemCalls.open(at: fd, name, O_RDWR | O_CREAT | O_NOFOLLOW, mode: SystemCalls.fileMode, path: path))
+        return try OpenFile.checked(fd, path: path, restoringMode: true)
     }
 
     /// Gives the entry `from` the name `to` in this directory in one step, never
@@ -57,26 +56,24 @@ extension DirectoryHandle {
     /// stay as a second name if the unlink fails). Throws an error for which
     /// ``FileOperations/isNameTaken(_:)`` is true when `to` is in use, and one for
     /// which ``FileOperations/isMissing(_:)`` is true when `from` is gone.
-    package func moveWithoutReplacing(_ from: String, to: String) throws {
+    package func moveWithoutReplacing(_ from: String, to: String) throws(AppGroupError) {
         let path = pathOf(to)
-        switch nothingOrErrno(retryOnInterrupt: true, { system_renameat_noreplace(fd, from, to, path: path) }) {
-        case .success:
+        switch try fromSystem(SystemCalls.renameWithoutReplacing(at: fd, from, to: to, path: path)) {
+        case .moved:
             return
-        case .failure(let code) where code == .EINVAL || code == .ENOSYS || code.rawValue == EOPNOTSUPP:
-            try nothingOrErrno(retryOnInterrupt: true) { system_linkat(fd, from, to, path: path) }.get("linkat", path)
+        case .unsupported:
+            try fromSystem(SystemCalls.link(at: fd, from, to: to, path: path))
             // The link made the move: an unlink that fails now leaves `from` a second
             // name of the same file, not an error (a throw would tell the caller that
             // nothing was published, and the item would be published twice).
-            _ = try? Sys.unlink(at: fd, from, path: pathOf(from))
-        case .failure(let code):
-            throw AppGroupError.systemCall(operation: "renameat2", path: path, errno: code)
+            _ = try? SystemCalls.unlink(at: fd, from, path: pathOf(from))
         }
     }
 
     /// fsync(2) of this directory after `changed` got its name in it: a failure is
     /// then ``AppGroupError/notDurable(path:operation:errno:)``, never an error that
     /// would let a caller believe nothing changed.
-    package func sync(afterChanging changed: String) throws {
+    package func sync(afterChanging changed: String) throws(AppGroupError) {
         try AtomicFile.syncDirectory(directory, afterChanging: changed)
     }
 }
@@ -87,11 +84,8 @@ extension OpenFile {
     /// file is its end). Empty on an error.
     package func readStart(upTo count: Int) -> Data {
         var data = Data(count: count)
-        let n = data.withUnsafeMutableBytes { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            return (try? valueOrErrno(retryOnInterrupt: true) { system_pread(fd, base, raw.count, 0, path: path) }.get("pread", path)) ?? 0
-        }
-        data.count = max(n, 0)
+        let n = data.withUnsafeMutableBytes { raw in (try? SystemCalls.pread(fd, into: raw, at: 0, path: path)) ?? 0 }
+        data.count = n
         return data
     }
 
@@ -100,21 +94,21 @@ extension OpenFile {
     /// no one holds one, without waiting; false when another holds it.
     /// - Throws: `AppGroupError.systemCall` when the lock cannot be taken for
     ///   another reason (ENOLCK, EIO...): a caller that tried again would loop.
-    package func tryLockExclusively() throws -> Bool {
+    package func tryLockExclusively() throws(AppGroupError) -> Bool {
         while true {
-            guard let code = Sys.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
+            guard let code = SystemCalls.lock(fd, FileLock.Mode.exclusive.rawValue, wait: false, path: path) else { return true }
             if code == .EINTR { continue }
             if code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK { return false }
-            throw AppGroupError.systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
+            throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
         }
     }
 
     /// How many names the file has now (0 once it was unlinked).
-    package func linkCount() throws -> Int { Int(try Sys.fstat(fd, path: path).st_nlink) }
+    package func linkCount() throws(AppGroupError) -> Int { Int(try fromSystem(SystemCalls.fstat(fd, path: path)).st_nlink) }
 
     /// Opens the regular file at `path` to write, never following a link and never
     /// blocking on a FIFO, without creating it: for taking its lock.
-    package static func openExisting(_ path: String) throws -> OpenFile {
-        try checked(Sys.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK), path: path)
+    package static func openExisting(_ path: String) throws(AppGroupError) -> OpenFile {
+        try checked(fromSystem(SystemCalls.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK)), path: path)
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AppGroupSystem
 import Foundation
 
 // What an append-only log kept in a directory needs (the share inbox's journal):
@@ -16,10 +10,10 @@ extension DirectoryHandle {
     /// the umask) open to append only (O_APPEND: every write lands at the end).
     /// - Throws: an error for which ``FileOperations/isNameTaken(_:)`` is true when
     ///   the name is in use; file-system errors.
-    package func createAppendOnlyFile(_ name: String) throws -> OpenFile {
+    package func createAppendOnlyFile(_ name: String) throws(AppGroupError) -> OpenFile {
         let path = pathOf(name)
-        let fd = try Sys.open(at: self.fd, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW, mode: Sys.fileMode, path: path)
-        try? Sys.fchmod(fd, Sys.fileMode, path: path) // O_CREAT applied the umask
+        let fd = try fromSystem(SystemCalls.open(at: self.fd, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW, mode: SystemCalls.fileMode, path: path))
+        try? SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path) // O_CREAT applied the umask
         return OpenFile(fd: fd, path: path, size: 0)
     }
 
@@ -28,15 +22,17 @@ extension DirectoryHandle {
     /// never blocking on a FIFO; nil when nothing has that name.
     /// - Throws: ``AppGroupError/unsafePath(path:problem:)`` for a symbolic link,
     ///   ``AppGroupError/notARegularFile(path:kind:)`` for a FIFO, a directory...
-    package func openExistingFile(_ name: String, writing: Bool = false) throws -> OpenFile? {
+    package func openExistingFile(_ name: String, writing: Bool = false) throws(AppGroupError) -> OpenFile? {
         let path = pathOf(name)
         let fd: Int32
         do {
-            fd = try Sys.open(at: self.fd, name, (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK, path: path)
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ENOENT {
+            fd = try SystemCalls.open(at: self.fd, name, (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK, path: path)
+        } catch .call(_, _, let code) where code == .ENOENT {
             return nil
-        } catch AppGroupError.systemCall(_, _, let code) where code == .ELOOP {
-            throw AppGroupError.unsafePath(path: path, problem: "a symbolic link stands where a file belongs; it was not followed")
+        } catch .call(_, _, let code) where code == .ELOOP {
+            throw .unsafePath(path: path, problem: "a symbolic link stands where a file belongs; it was not followed")
+        } catch {
+            throw AppGroupError(error)
         }
         return try OpenFile.checked(fd, path: path)
     }
@@ -46,46 +42,38 @@ extension DirectoryHandle {
     /// its own (a duplicate of this one would share its position, and a second
     /// listing would find nothing).
     package func forEachEntry(_ body: (String) throws -> Void) throws {
-        let own = try Sys.open(at: fd, ".", O_RDONLY | O_DIRECTORY, path: path)
-        defer { Sys.close(own) }
-        try Sys.forEachEntry(at: own, path: path, body)
+        let own = try fromSystem(SystemCalls.open(at: fd, ".", O_RDONLY | O_DIRECTORY, path: path))
+        defer { SystemCalls.close(own) }
+        try mappingSystemErrors { try SystemCalls.forEachEntry(at: own, path: path, body) }
     }
 
     /// True when something (of any kind, a link not followed) has the name
     /// `relative` (which may go through subdirectories) below this directory.
-    package func hasEntry(_ relative: String) throws -> Bool {
-        try Sys.lstat(at: fd, relative, path: pathOf(relative)) != nil
+    package func hasEntry(_ relative: String) throws(AppGroupError) -> Bool {
+        try fromSystem(SystemCalls.lstat(at: fd, relative, path: pathOf(relative))) != nil
     }
 
     /// fsync(2) of this directory: the names created or removed in it survive a crash.
-    package func sync() throws { try Sys.fsync(fd, path: path) }
+    package func sync() throws(AppGroupError) { try fromSystem(SystemCalls.fsync(fd, path: path)) }
 }
 
 extension OpenFile {
     /// The device and inode of the open file, and its size now (fstat(2)).
-    package func currentIdentity() throws -> AtomicFile.Identity {
-        AtomicFile.Identity(try Sys.fstat(fd, path: path))
+    package func currentIdentity() throws(AppGroupError) -> FileIdentity {
+        FileIdentity(try fromSystem(SystemCalls.fstat(fd, path: path)))
     }
 
     /// Up to `count` bytes at `offset` (pread(2), repeated until `count` or the end
     /// of the file).
-    package func read(_ count: Int, at offset: Int64) throws -> Data {
+    package func read(_ count: Int, at offset: Int64) throws(AppGroupError) -> Data {
         var data = Data(count: count)
-        var length = 0
-        try data.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while length < count {
-                let n = try valueOrErrno(retryOnInterrupt: true) {
-                    system_pread(fd, base + length, count - length, off_t(offset) + off_t(length), path: path)
-                }.get("pread", path)
-                if n == 0 { break }
-                length += n
-            }
+        let outcome = data.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) -> Int in try SystemCalls.readAll(fd, into: raw, at: offset, path: path) }
         }
-        data.count = length
+        data.count = try fromSystem(outcome.get())
         return data
     }
 
     /// fdatasync(2): the data written, and the size, reach the disk (not the timestamps).
-    package func syncData() throws { try Sys.fdatasync(fd, path: path) }
+    package func syncData() throws(AppGroupError) { try fromSystem(SystemCalls.fdatasync(fd, path: path)) }
 }

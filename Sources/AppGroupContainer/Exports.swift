@@ -1,0 +1,11 @@
+// On iOS, `import Foundation` gives NSFileCoordinator, URL and OperationQueue at
+// once. Re-exporting Foundation lets `import AppGroupContainer` alone stand in
+// for it, so a file that swaps one import line for the other still compiles.
+@_exported import Foundation
+
+// Two declarations of the system layer travel with this module, and no more: the
+// errno type its errors carry (a caller matches `.systemCall(_, _, .ENOSPC)`),
+// and the lock-guarded value the stores above share state with. The rest of
+// AppGroupSystem (every system call) stays out of reach of the modules above.
+@_exported import struct AppGroupSystem.Errno
+@_exported import class AppGroupSystem.Locked
