@@ -4,12 +4,13 @@ import AppGroupTesting
 import Foundation
 import SharedKeychain
 import Testing
+import TestSupport
 
 /// `device biometry` and the protection shown by `keychain list`, through the built
 /// binary, against a Face ID protected item a real KeychainProbe process saved and
 /// reads with the keychain guide's own code (`seed-save`, `seed-read`). The secret
 /// never appears in any output.
-@Suite(.dedicatedThreads) struct BiometryCLITests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct BiometryCLITests {
     let secret = "CARD-" + UUID().uuidString
     static let guideReason = "Authenticate to access your saved information"
 
@@ -168,7 +169,7 @@ import Testing
         #expect(try cli(fixture, ["device", "--device", "other", "biometry", "next", "cancel"]) == "other: face-id, enrolled (enrolment 1), no failed matches, next: cancel\n")
     }
 
-    @Test func aCraftedSensorFileIsReportedAndHidesNoUnprotectedItem() throws {
+    @Test(.tags(.hostile)) func aCraftedSensorFileIsReportedAndHidesNoUnprotectedItem() throws {
         let fixture = try CLIFixture()
         let device = try KeychainDevice(root: fixture.device.root)
         try Keychain(device: device, identity: fixture.notes.app.entitlements)

@@ -4,9 +4,10 @@ import Foundation
 import SharedDefaults
 import SharedKeychain
 import Testing
+import TestSupport
 
 /// `create`, `erase` and an app's own container (`--bundle`), through the built binary.
-@Suite(.dedicatedThreads) struct DeviceLifeTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct DeviceLifeTests {
     let group = CLIFixture.group
 
     @Test func createMakesTheContainerAnAppThenFinds() throws {

@@ -3,10 +3,11 @@ import AppGroupTesting
 import Foundation
 import SharedDefaults
 import Testing
+import TestSupport
 
 /// Every failure exits non-zero with one line on standard error that names the
 /// problem, prints nothing on standard output, and changes nothing.
-@Suite(.dedicatedThreads) struct ErrorPathTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ErrorPathTests {
     let group = CLIFixture.group
 
     /// Runs `arguments`, expects `status` and one stderr line containing every one of `phrases`.

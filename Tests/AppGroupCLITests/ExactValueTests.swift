@@ -1,15 +1,17 @@
 import AppGroupContainer
 import AppGroupTesting
 import Foundation
+import PropertyLists
 import SharedDefaults
 import Testing
+import TestSupport
 
 /// Values that must reach a suite exactly or not at all (issue 23, B7 and B8),
 /// through the built `appgroup`: U+FEFF in keys, integers between 2^63 and 2^64
 /// (which binary property lists hold in their 16-byte form), -0.0, NaN, infinities,
 /// reals that a decimal text cannot reach; and `export` then `import`, which must
 /// give back the suite it exported, whatever the package can write into one.
-@Suite(.dedicatedThreads) struct ExactValueTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ExactValueTests {
     let group = CLIFixture.group
 
     func write(_ fixture: CLIFixture, _ text: String, _ name: String) throws -> URL {
@@ -152,7 +154,7 @@ import Testing
         var suite = PropertyListDictionary()
         suite.set(.dictionary(twins), forKey: "value")
         suite.set(.array([.dictionary(twins)]), forKey: "list")
-        try AtomicFile.write(PropertyListCodec.write(.dictionary(suite), format: .binary), to: fixture.suiteFile)
+        try AtomicFile.write(PropertyListCodec.write(.dictionary(suite), format: .binary), to: fixture.suiteFile, below: .marked(above: fixture.suiteFile))
 
         try fixture.succeed(["defaults", "rename", group, "value", "moved"])
         try fixture.succeed(["defaults", "write", group, "list", "-array-add", "x"])
@@ -208,7 +210,7 @@ import Testing
             for index in 0..<300 { suite.set(Self.value(&rng, depth: 0), forKey: index % 7 == 0 ? "\u{FEFF}key\(index)" : "key\(index)") }
             let original = PropertyListTree.dictionary(suite)
             // Written as another process of the device would write it (any property list the package writes).
-            try AtomicFile.write(PropertyListCodec.write(original, format: .binary), to: fixture.suiteFile)
+            try AtomicFile.write(PropertyListCodec.write(original, format: .binary), to: fixture.suiteFile, below: .marked(above: fixture.suiteFile))
             let first = try exported(fixture)
             #expect(first == original, "seed \(seed): export")
             let file = fixture.device.scratch.appendingPathComponent("seed-\(seed).plist")

@@ -3,9 +3,11 @@ import AppGroupTesting
 import Foundation
 import SharedDefaults
 import Testing
+import DeviceTestSupport
+import TestSupport
 
 /// `path`, `list` and `pending` against containers made by real processes.
-@Suite(.dedicatedThreads) struct InspectionTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct InspectionTests {
     let group = CLIFixture.group
 
     @Test func pathPrintsTheContainer() throws {

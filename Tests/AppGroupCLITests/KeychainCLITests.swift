@@ -3,11 +3,13 @@ import AppGroupTesting
 import Foundation
 import SharedKeychain
 import Testing
+import DeviceTestSupport
+import TestSupport
 
 /// `keychain list/delete/reset` and `device lock/unlock/reboot/status`, through the
 /// built binary, against items real app processes stored and read. A secret never
 /// appears in any output.
-@Suite(.dedicatedThreads) struct KeychainCLITests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct KeychainCLITests {
     let group = CLIFixture.group
     /// The session token the Notes app publishes (36 bytes), and a second secret.
     let token = "TOKEN-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")

@@ -2,11 +2,12 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 11, finding 14 and the smaller finding: `list` never follows a symbolic
 /// link (it shows it as one), and a root the user cannot read is reported with
 /// its errno, not as "no group is present".
-@Suite(.dedicatedThreads) struct LinkAndPermissionTests {
+@Suite(.tags(.multiprocess, .hostile), .dedicatedThreads) struct LinkAndPermissionTests {
     let group = CLIFixture.group
 
     /// A directory outside the root dressed as a container, with a suite in it.

@@ -1,12 +1,13 @@
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 11, finding 3's class in `appgroup defaults read`: a suite holding two
 /// keys that differ only in Unicode normalization (written by another program, as
 /// iOS keeps them: CFString compares code units) prints both, and reading one key
 /// prints that key's own value, never its twin's.
-@Suite(.dedicatedThreads) struct NormalizationTwinReadTests {
+@Suite(.tags(.multiprocess, .python), .dedicatedThreads) struct NormalizationTwinReadTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 

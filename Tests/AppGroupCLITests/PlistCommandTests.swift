@@ -2,9 +2,10 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// `appgroup plist`: `plutil -p`, `-lint` and `-convert` for any property-list file.
-@Suite(.dedicatedThreads) struct PlistCommandTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct PlistCommandTests {
     static let sample = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

@@ -3,10 +3,11 @@ import AppGroupTesting
 import Foundation
 import SharedDefaults
 import Testing
+import TestSupport
 
 /// `appgroup` among other processes: its writes reach a running observer, and
 /// concurrent writers never clobber one another.
-@Suite(.dedicatedThreads) struct ProcessTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ProcessTests {
     let group = CLIFixture.group
 
     @Test func aWriteIsSeenByARunningObserverInAnotherProcess() throws {

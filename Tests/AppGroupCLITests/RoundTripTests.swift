@@ -3,11 +3,12 @@ import AppGroupContainer
 import Foundation
 import SharedDefaults
 import Testing
+import TestSupport
 
 /// `defaults write` then `defaults read` of each type, through the built binary,
 /// checked in the text `defaults read` prints, in JSON, and as the app reads the
 /// stored value (so the type on disk is the one asked for).
-@Suite(.dedicatedThreads) struct RoundTripTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct RoundTripTests {
     let group = CLIFixture.group
 
     @Test func stringRoundTrips() throws {

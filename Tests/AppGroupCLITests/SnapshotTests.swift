@@ -1,13 +1,15 @@
 import AppGroupContainer
 import AppGroupTesting
 import Foundation
+import PropertyLists
 import SharedDefaults
 import Testing
+import TestSupport
 
 /// `defaults export` / `import` (fixtures and snapshots), `read-type`, `rename`,
 /// `find` and old-style untyped values, through the built binary; every result is
 /// checked as the Notes app reads the suite.
-@Suite(.dedicatedThreads) struct SnapshotTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct SnapshotTests {
     let group = CLIFixture.group
 
     @Test func exportWritesBinaryAndImportRestoresItExactly() throws {

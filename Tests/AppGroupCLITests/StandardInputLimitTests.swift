@@ -1,12 +1,14 @@
 import AppGroupContainer
 import AppGroupTesting
 import Foundation
+import PropertyLists
 import Testing
+import TestSupport
 
 /// Standard input is read up to its limit and no further (issue 23, B9): an endless
 /// pipe into `appgroup plist -` or `appgroup defaults import GROUP -` ends with the
 /// tool's error naming the 64 MiB limit, soon, in bounded memory, and changes nothing.
-@Suite struct StandardInputLimitTests {
+@Suite(.tags(.multiprocess, .hostile)) struct StandardInputLimitTests {
     let group = CLIFixture.group
     /// The tool's limit on what it reads (`PropertyListFile.readLimit`): 64 MiB.
     static let limit: Int64 = 64 << 20

@@ -2,9 +2,10 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// `--version` and `-h` on every executable, and `appgroup completion`.
-@Suite(.dedicatedThreads) struct VersionAndCompletionTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct VersionAndCompletionTests {
     @Test(arguments: ["appgroup", "ShareFlowDemo", "Benchmarks"])
     func versionAndShortHelp(_ name: String) throws {
         let binary = try SimulatedDevice.requireBuiltExecutable(named: name)

@@ -2,6 +2,8 @@
 import AppGroupTesting
 import Foundation
 import Testing
+import AppGroupSystem
+import TestSupport
 
 @Suite("Atomic files", .dedicatedThreads)
 struct AtomicFileTests {
@@ -9,21 +11,21 @@ struct AtomicFileTests {
     func saveAndRead() throws {
         try withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("data")
-            #expect(try AtomicFile.read(file) == nil)
-            #expect(try AtomicFile.identity(of: file) == nil)
-            try AtomicFile.write(Data("one".utf8), to: file)
-            let first = try #require(try AtomicFile.readWithIdentity(file))
+            #expect(try AtomicFile.read(file, below: .marked(above: file)) == nil)
+            #expect(try AtomicFile.identity(atPath: file.path, below: .marked(above: file)) == nil)
+            try AtomicFile.write(Data("one".utf8), to: file, below: .marked(above: file))
+            let first = try #require(try AtomicFile.readWithIdentity(file, below: .marked(above: file)))
             #expect(first.data == Data("one".utf8))
-            #expect(try AtomicFile.identity(of: file) == first.identity)
+            #expect(try AtomicFile.identity(atPath: file.path, below: .marked(above: file)) == first.identity)
             #expect(permissions(file.path) == 0o600)
-            try AtomicFile.write(Data(), to: file, durable: false)
-            #expect(try AtomicFile.read(file) == Data())
-            let second = try #require(try AtomicFile.identity(of: file))
+            try AtomicFile.write(Data(), to: file, below: .marked(above: file), durable: false)
+            #expect(try AtomicFile.read(file, below: .marked(above: file)) == Data())
+            let second = try #require(try AtomicFile.identity(atPath: file.path, below: .marked(above: file)))
             #expect(second.inode != first.identity.inode, "an atomic save makes a new inode")
             #expect(second.size == 0)
             #expect(names(in: dir) == ["data"])
-            #expect(try AtomicFile.remove(file))
-            #expect(try !AtomicFile.remove(file))
+            #expect(try AtomicFile.remove(file, below: .marked(above: file)))
+            #expect(try !AtomicFile.remove(file, below: .marked(above: file)))
             #expect(names(in: dir) == [])
         }
     }
@@ -32,13 +34,13 @@ struct AtomicFileTests {
     func readRefusals() throws {
         try withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("big")
-            try AtomicFile.write(Data(count: 100), to: file, durable: false)
-            #expect(throws: AppGroupError.fileTooLarge(path: file.path, size: 100, limit: 99)) { try AtomicFile.read(file, limit: 99) }
-            #expect(try AtomicFile.read(file, limit: 100)?.count == 100)
+            try AtomicFile.write(Data(count: 100), to: file, below: .marked(above: file), durable: false)
+            #expect(throws: AppGroupError.fileTooLarge(path: file.path, size: 100, limit: 99)) { try AtomicFile.read(file, below: .marked(above: file), limit: 99) }
+            #expect(try AtomicFile.read(file, below: .marked(above: file), limit: 100)?.count == 100)
             let sub = dir.appendingPathComponent("sub")
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: false)
-            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.read(sub) }
-            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.write(Data(), to: sub) }
+            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.read(sub, below: .marked(above: sub)) }
+            #expect(throws: AppGroupError.notARegularFile(path: sub.path, kind: "directory")) { try AtomicFile.write(Data(), to: sub, below: .marked(above: sub)) }
         }
     }
 
@@ -46,7 +48,7 @@ struct AtomicFileTests {
     func growingFileStopsAtTheLimit() throws {
         try withTemporaryDirectory { dir in
             let file = dir.appendingPathComponent("growing")
-            try AtomicFile.write(Data(count: 10), to: file, durable: false)
+            try AtomicFile.write(Data(count: 10), to: file, below: .marked(above: file), durable: false)
             let limit: Int64 = 1 << 20
             // Between the size check (fstat) and the first read, another writer
             // appends 8 MiB: what fstat said no longer bounds the read.
@@ -62,7 +64,7 @@ struct AtomicFileTests {
                 return nil
             }
             do {
-                _ = try FaultInjection.with(plan) { try AtomicFile.read(file, limit: limit) }
+                _ = try FaultInjection.with(plan) { try AtomicFile.read(file, below: .marked(above: file), limit: limit) }
                 Issue.record("a file grown past the limit was read whole")
             } catch AppGroupError.fileTooLarge(let path, let size, let refused) {
                 #expect(path == file.path && refused == limit)
@@ -76,7 +78,7 @@ struct AtomicFileTests {
     @Test("temporaries left by a killed writer are recognised and removed once stale, never the data or a young one")
     func staleTemporaries() throws {
         try withTemporaryDirectory { dir in
-            try AtomicFile.write(Data("kept".utf8), to: dir.appendingPathComponent("data"), durable: false)
+            try AtomicFile.write(Data("kept".utf8), to: dir.appendingPathComponent("data"), below: .marked(above: dir.appendingPathComponent("data")), durable: false)
             let stale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-456")
             let young = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "data") + "123-789")
             let otherStale = dir.appendingPathComponent(AtomicFile.temporaryPrefix(for: "other") + "1-2")
@@ -88,15 +90,15 @@ struct AtomicFileTests {
             #expect(AtomicFile.isTemporaryName(stale.lastPathComponent))
             #expect(!AtomicFile.isTemporaryName("data"))
             #expect(!AtomicFile.isTemporaryName(".data.lock"))
-            #expect(AtomicFile.removeStaleTemporaries(in: dir, for: "data", olderThan: 60) == 1)
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, below: .marked(above: dir), for: "data", olderThan: 60) == 1)
             #expect(names(in: dir) == [otherStale.lastPathComponent, young.lastPathComponent, "data"].sorted())
-            #expect(AtomicFile.removeStaleTemporaries(in: dir, olderThan: 60) == 1)
+            #expect(AtomicFile.removeStaleTemporaries(in: dir, below: .marked(above: dir), olderThan: 60) == 1)
             #expect(names(in: dir) == [young.lastPathComponent, "data"].sorted())
-            #expect(try AtomicFile.read(dir.appendingPathComponent("data")) == Data("kept".utf8))
+            #expect(try AtomicFile.read(dir.appendingPathComponent("data"), below: .marked(above: dir.appendingPathComponent("data"))) == Data("kept".utf8))
         }
     }
 
-    @Test("a symbolic link planted where a data file belongs is refused by save, read and identity; its target is untouched",
+    @Test("a symbolic link planted where a data file belongs is refused by save, read and identity; its target is untouched", .tags(.hostile),
           arguments: ["existing target", "dangling target"])
     func symlinkedDataFileRefused(kind: String) throws {
         try withTemporaryDirectory { dir in
@@ -109,12 +111,12 @@ struct AtomicFileTests {
             let file = inside.appendingPathComponent("data")
             try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: victim.path)
 
-            let saveError = #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("evil".utf8), to: file) }
+            let saveError = #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("evil".utf8), to: file, below: .marked(above: file)) }
             guard case let .unsafePath(path, _)? = saveError else { Issue.record("got \(String(describing: saveError))"); return }
             #expect(path == file.path)
-            #expect(throws: AppGroupError.self) { try AtomicFile.read(file) }
-            #expect(throws: AppGroupError.self) { try AtomicFile.identity(of: file) }
-            if case .unsafePath? = (#expect(throws: AppGroupError.self) { try AtomicFile.read(file) }) {} else {
+            #expect(throws: AppGroupError.self) { try AtomicFile.read(file, below: .marked(above: file)) }
+            #expect(throws: AppGroupError.self) { try AtomicFile.identity(atPath: file.path, below: .marked(above: file)) }
+            if case .unsafePath? = (#expect(throws: AppGroupError.self) { try AtomicFile.read(file, below: .marked(above: file)) }) {} else {
                 Issue.record("reading through a link is not unsafePath")
             }
             #expect(names(in: outside) == (kind == "existing target" ? ["victim"] : []))
@@ -127,7 +129,7 @@ struct AtomicFileTests {
 extension MultiProcess {
     /// Fault injection is process-wide, so these run serialized; each plan only
     /// fails calls on its own temporary directory.
-    @Suite("Failed saves")
+    @Suite("Failed saves", .tags(.faults))
     struct FailedSaves {
         static let cases: [(FaultInjection.Call, Errno)] = [
             (.openat, .ENOSPC), (.write, .ENOSPC), (.write, .EIO), (.fsync, .ENOSPC), (.fsync, .EIO), (.renameat, .ENOSPC), (.renameat, .EIO),
@@ -139,11 +141,11 @@ extension MultiProcess {
             let (call, code) = Self.cases[index]
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("data")
-                try AtomicFile.write(Data("old".utf8), to: file)
-                let before = try AtomicFile.identity(of: file)
+                try AtomicFile.write(Data("old".utf8), to: file, below: .marked(above: file))
+                let before = try AtomicFile.identity(atPath: file.path, below: .marked(above: file))
                 let prefix = dir.path + "/"
                 let error = FaultInjection.with({ c, path in c == call && path.hasPrefix(prefix) ? code : nil }) {
-                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new content".utf8), to: file) }
+                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new content".utf8), to: file, below: .marked(above: file)) }
                 }
                 guard case let .systemCall(operation, _, errno)? = error else {
                     Issue.record("\(call) \(code): got \(String(describing: error))")
@@ -152,19 +154,19 @@ extension MultiProcess {
                 #expect(operation == call.rawValue)
                 #expect(errno == code)
                 #expect(error?.description.contains("previous content is intact") == true, "\(error?.description ?? "")")
-                #expect(try AtomicFile.read(file) == Data("old".utf8))
-                #expect(try AtomicFile.identity(of: file) == before)
+                #expect(try AtomicFile.read(file, below: .marked(above: file)) == Data("old".utf8))
+                #expect(try AtomicFile.identity(atPath: file.path, below: .marked(above: file)) == before)
                 #expect(names(in: dir) == ["data"], "a temporary file was left behind")
 
                 // A first save that fails leaves nothing at all.
                 let fresh = dir.appendingPathComponent("fresh")
                 _ = FaultInjection.with({ c, path in c == call && path.hasPrefix(prefix) ? code : nil }) {
-                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("x".utf8), to: fresh) }
+                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("x".utf8), to: fresh, below: .marked(above: fresh)) }
                 }
                 #expect(names(in: dir) == ["data"])
                 // And the next save, without faults, works.
-                try AtomicFile.write(Data("new".utf8), to: file)
-                #expect(try AtomicFile.read(file) == Data("new".utf8))
+                try AtomicFile.write(Data("new".utf8), to: file, below: .marked(above: file))
+                #expect(try AtomicFile.read(file, below: .marked(above: file)) == Data("new".utf8))
             }
         }
 
@@ -172,10 +174,10 @@ extension MultiProcess {
         func directorySyncFailure() throws {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("data")
-                try AtomicFile.write(Data("old".utf8), to: file)
+                try AtomicFile.write(Data("old".utf8), to: file, below: .marked(above: file))
                 let directory = dir.standardizedFileURL.path
                 let error = FaultInjection.with({ c, path in c == .fsync && path == directory ? .EIO : nil }) {
-                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new".utf8), to: file) }
+                    #expect(throws: AppGroupError.self) { try AtomicFile.write(Data("new".utf8), to: file, below: .marked(above: file)) }
                 }
                 guard case let .notDurable(path, _, errno)? = error else {
                     Issue.record("got \(String(describing: error))")
@@ -183,7 +185,7 @@ extension MultiProcess {
                 }
                 #expect(path == file.standardizedFileURL.path && errno == .EIO)
                 #expect(error?.description.contains("intact") == false, "\(error?.description ?? "")")
-                #expect(try AtomicFile.read(file) == Data("new".utf8))
+                #expect(try AtomicFile.read(file, below: .marked(above: file)) == Data("new".utf8))
                 #expect(names(in: dir) == ["data"], "a temporary file was left behind")
             }
         }
@@ -192,14 +194,14 @@ extension MultiProcess {
         func failedCoordinatedSave() throws {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("data")
-                try AtomicFile.write(Data("old".utf8), to: file)
+                try AtomicFile.write(Data("old".utf8), to: file, below: .marked(above: file))
                 let prefix = dir.path + "/"
                 _ = FaultInjection.with({ c, path in c == .renameat && path.hasPrefix(prefix) ? .ENOSPC : nil }) {
                     #expect(throws: AppGroupError.self) {
-                        try FileCoordinator().coordinate(writingItemAt: file) { url in try AtomicFile.write(Data("new".utf8), to: url) }
+                        try FileCoordinator().coordinate(writingItemAt: file) { url in try AtomicFile.write(Data("new".utf8), to: url, below: .marked(above: url)) }
                     }
                 }
-                #expect(try AtomicFile.read(file) == Data("old".utf8))
+                #expect(try AtomicFile.read(file, below: .marked(above: file)) == Data("old".utf8))
                 #expect(names(in: dir) == ["data"], "no temporary is left, and no lock file stands beside the item")
                 #expect(onThreads(1) { _ in
                     #expect(throws: Never.self) { try FileCoordinator(timeout: 2).coordinate(writingItemAt: file) { _ in } }
@@ -222,7 +224,7 @@ extension MultiProcess {
         }
     }
 
-    @Suite("Planted lock-file links")
+    @Suite("Planted lock-file links", .tags(.hostile))
     struct PlantedLockLinks {
         @Test("a symbolic link planted where a lock file belongs is refused with a typed error; its target is untouched",
               arguments: ["existing target", "dangling target"])

@@ -2,6 +2,7 @@ import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 /// The share extension of the running example: it holds two groups.
 func shareExtension() throws -> Entitlements {
@@ -109,7 +110,7 @@ struct ContainerResolverTests {
     /// Where a symbolic link is planted, relative to the container.
     static let plantedLinks = ["", "Library", "Library/Preferences", "Library/Caches"]
 
-    @Test("a symbolic link planted where a container directory belongs is refused; nothing is written outside the root",
+    @Test("a symbolic link planted where a container directory belongs is refused; nothing is written outside the root", .tags(.hostile),
           arguments: plantedLinks)
     func symlinkedDirectoryRefused(planted: String) throws {
         try withTemporaryDirectory { dir in
@@ -136,7 +137,7 @@ struct ContainerResolverTests {
         }
     }
 
-    @Test("a file planted where the container belongs is refused")
+    @Test("a file planted where the container belongs is refused", .tags(.hostile))
     func fileInPlaceOfContainer() throws {
         try withTemporaryDirectory { dir in
             try FileManager.default.createDirectory(at: dir.appendingPathComponent("root"), withIntermediateDirectories: false)
@@ -152,7 +153,7 @@ struct ContainerResolverTests {
 }
 
 extension MultiProcess {
-    @Suite("Containers across processes")
+    @Suite("Containers across processes", .tags(.multiprocess))
     struct ContainersAcrossProcesses {
         @Test("a child process started with the identity's environment resolves the container; refused groups print why")
         func childResolves() throws {

@@ -1,11 +1,12 @@
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 extension MultiProcess {
     /// Issue 11, findings 9 and 11: what stands inside a container root is checked
     /// at every write (no link followed below the root) and belongs to the user.
-    @Suite("Container safety")
+    @Suite("Container safety", .tags(.multiprocess, .hostile))
     struct ContainerSafety {
         static let group = "group.ai.systenics.safety"
 

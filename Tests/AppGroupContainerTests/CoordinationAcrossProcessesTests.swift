@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Reads a counter file written by the probes ("123"); nil when missing or not a number.
 func counter(_ url: URL) -> Int? {
@@ -23,7 +24,7 @@ func startTogether(_ arguments: [[String]], barrier: URL, probes: inout [Launche
 }
 
 extension MultiProcess {
-    @Suite("Coordination across processes")
+    @Suite("Coordination across processes", .tags(.multiprocess))
     struct CoordinationAcrossProcesses {
         @Test("4 processes x 250 coordinated read-increment-write cycles end at exactly 1000")
         func fourProcessesIncrement() throws {
@@ -41,7 +42,7 @@ extension MultiProcess {
             }
         }
 
-        @Test("a lock held by a process killed with SIGKILL passes to a waiter in another process within 1 s",
+        @Test("a lock held by a process killed with SIGKILL passes to a waiter in another process within 1 s", .tags(.killed),
               arguments: ["blocking", "polling with a timeout"])
         func killedHolderReleases(waiterKind: String) throws {
             try withTemporaryDirectory { dir in
@@ -77,7 +78,7 @@ extension MultiProcess {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("blob")
                 let size = 1 << 20
-                try AtomicFile.write(Data(repeating: 0xFF, count: size), to: file, durable: false)
+                try AtomicFile.write(Data(repeating: 0xFF, count: size), to: file, below: .marked(above: file), durable: false)
                 try withProbes { probes in
                     let started = try startTogether([
                         ["read", "--file", file.path, "--count", "10000", "--size", String(size)],
@@ -91,7 +92,7 @@ extension MultiProcess {
                     let distinct = report.split(separator: " ").compactMap { Int($0) }.last ?? 0
                     #expect(distinct >= 2, "the reader saw a single content: the two processes did not overlap (\(report))")
                 }
-                let final = try #require(try AtomicFile.read(file))
+                let final = try #require(try AtomicFile.read(file, below: .marked(above: file)))
                 #expect(final == Data(repeating: UInt8(199 % 251 + 1), count: size))
                 #expect(names(in: dir) == ["blob", "go"], "no temporary file is left behind")
             }

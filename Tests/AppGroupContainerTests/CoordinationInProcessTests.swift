@@ -2,6 +2,7 @@
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Counts accessors running at once, to prove exclusion directly (not only
 /// through the final count).
@@ -15,20 +16,6 @@ final class Occupancy: @unchecked Sendable {
     var peak: Int { lock.lock(); defer { lock.unlock() }; return maximum }
 }
 
-/// Runs `body(i)` on `count` plain threads at once; false when they did not all
-/// finish within `seconds` (a hang).
-func onThreads(_ count: Int, timeout seconds: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
-    let group = DispatchGroup()
-    for i in 0..<count {
-        group.enter()
-        Thread {
-            body(i)
-            group.leave()
-        }.start()
-    }
-    return group.wait(timeout: .now() + seconds) == .success
-}
-
 @Suite("Coordination in one process", .dedicatedThreads)
 struct CoordinationInProcess {
     /// One coordinated read-increment-write cycle on a counter file.
@@ -37,7 +24,7 @@ struct CoordinationInProcess {
             occupancy.enter()
             defer { occupancy.leave() }
             let value = counter(url) ?? 0
-            try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+            try AtomicFile.write(Data(String(value + 1).utf8), to: url, below: .marked(above: url), durable: false)
         }
     }
 
@@ -79,7 +66,7 @@ struct CoordinationInProcess {
                                 defer { occupancy.leave() }
                                 let value = counter(url) ?? 0
                                 await Task.yield() // invite another task in, if the lock let it
-                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, below: .marked(above: url), durable: false)
                             }
                         }
                     }
@@ -110,7 +97,7 @@ struct CoordinationInProcess {
                                 defer { occupancy.leave() }
                                 let value = counter(url) ?? 0
                                 await Task.yield()
-                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, durable: false)
+                                try AtomicFile.write(Data(String(value + 1).utf8), to: url, below: .marked(above: url), durable: false)
                             }
                         }
                     }
@@ -265,7 +252,7 @@ struct CoordinationInProcess {
 }
 
 extension MultiProcess {
-    @Suite("Async coordination")
+    @Suite("Async coordination", .tags(.multiprocess))
     struct AsyncCoordination {
         @Test("async waiters for a lock held by another process leave the cooperative pool free, then all get the lock")
         func asyncWaitersDoNotBlockThePool() throws {

@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 23, part C and findings 10-12: the coordinator's lock and signal files
 /// live in a tree of the package's own (the device root's `.coordination`, or the
@@ -9,7 +10,7 @@ import Testing
 /// paths (a FIFO, a hard link, another user's file) never hangs a coordination,
 /// never gets written, and is never believed.
 extension MultiProcess {
-    @Suite("Coordination trees")
+    @Suite("Coordination trees", .tags(.multiprocess, .hostile))
     struct CoordinationTrees {
         static let group = "group.ai.systenics.trees"
 

@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 15, part 4: the library writes to standard error only through a
 /// diagnostics handler that a host can replace.
@@ -16,7 +17,7 @@ struct DiagnosticsTests {
         return probe
     }
 
-    @Test("a process that replaces the handler gets every line there, and nothing reaches its standard error")
+    @Test("a process that replaces the handler gets every line there, and nothing reaches its standard error", .tags(.multiprocess))
     func replacedHandlerReceivesWhatStandardErrorGotBefore() throws {
         try withTemporaryDirectory { dir in
             let byDefault = try refusedResolve(dir, diagnostics: nil)

@@ -2,6 +2,7 @@ import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 /// An entitlements file as Xcode writes it for a share extension.
 let xcodeEntitlements = """
@@ -29,16 +30,6 @@ let xcodeEntitlements = """
 """
 
 /// A plist document around `body` (the contents of the root element).
-func plist(_ body: String) -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-    <plist version="1.0">
-    \(body)
-    </plist>
-    """
-}
-
 @Suite("Entitlements", .dedicatedThreads)
 struct EntitlementsTests {
     static let team = "A1B2C3D4E5"

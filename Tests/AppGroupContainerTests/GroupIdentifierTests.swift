@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Group identifiers", .dedicatedThreads)
 struct GroupIdentifierTests {
@@ -87,7 +88,7 @@ struct GroupIdentifierTests {
         }
     }
 
-    @Test("a fuzz of random and crafted strings never resolves outside the root")
+    @Test("a fuzz of random and crafted strings never resolves outside the root", .tags(.fuzz, .hostile))
     func fuzzNeverEscapes() throws {
         var generator = SeededGenerator(seed: 0x5EED_A99C)
         let pieces = ["group.", "group", ".", "..", "/", "\\", "a", "Z", "9", "-", "_", "%2F", "%2e%2e", "\u{0}", " ", "\n",

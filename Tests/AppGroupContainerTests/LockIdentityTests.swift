@@ -1,11 +1,12 @@
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 extension MultiProcess {
     /// Which file a lock guards: step 5 of the locking protocol (the path still
     /// names the locked inode) and paths compared by their bytes.
-    @Suite("Lock identity")
+    @Suite("Lock identity", .tags(.multiprocess))
     struct LockIdentity {
         /// Issue 11, finding 2: two processes x 1,500 increments while a third
         /// keeps replacing the directory holding the lock file with a copy (under

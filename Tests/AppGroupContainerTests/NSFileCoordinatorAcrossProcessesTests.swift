@@ -2,9 +2,11 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
+import DeviceTestSupport
 
 extension MultiProcess {
-    @Suite("NSFileCoordinator across processes")
+    @Suite("NSFileCoordinator across processes", .tags(.multiprocess))
     struct NSFileCoordinatorAcrossProcesses {
         @Test("a coordinated read waits for a writer in another process: it never sees the half-written file, and runs after the writer releases")
         func readerWaitsForWriter() throws {

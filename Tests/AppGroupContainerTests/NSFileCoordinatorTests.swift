@@ -2,6 +2,7 @@ import AppGroupTesting
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs `body` on a thread of its own (it blocks on locks), calling `done` after.
 private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {

@@ -1,6 +1,7 @@
 import AppGroupContainer
 import Foundation
 import Testing
+import TestSupport
 
 /// Registers `presenter` for the duration of `body`.
 func presenting<T>(_ presenter: NSFilePresenter, _ body: () throws -> T) rethrows -> T {
@@ -133,7 +134,7 @@ struct NSFilePresenterTests {
         }
     }
 
-    @Test("a crafted change-signal file (junk, or larger than the limit) neither crashes nor silences the notices")
+    @Test("a crafted change-signal file (junk, or larger than the limit) neither crashes nor silences the notices", .tags(.hostile))
     func craftedSignalFile() async throws {
         try await blockingInTemporaryDirectory { dir in
             let doc = dir.appendingPathComponent("doc")

@@ -2,12 +2,13 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// The locking protocol (LockingProtocol.md), followed by a process in another language: Python
 /// with `fcntl.lockf` (classic POSIX record locks, which conflict with the OFD
 /// locks this package takes) races the Swift probes on one counter.
 extension MultiProcess {
-    @Suite struct PythonPeer {
+    @Suite(.tags(.multiprocess, .python)) struct PythonPeer {
         /// The protocol's Python, taken from the article itself (every ```python
         /// block of LockingProtocol.md: `lock_path`, `fitted`, `lock`), so the
         /// specification cannot drift from what the tests run; then a driver:
@@ -52,11 +53,9 @@ extension MultiProcess {
         """#
 
         static func python() throws -> URL {
-            for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
-                return URL(fileURLWithPath: candidate)
-            }
+            if let python = Python.executable { return python }
             // .ci/run makes sure python3 is installed; a missing one is a failure, not a skip.
-            throw AppGroupError.unsafePath(path: "python3", problem: "not found in /usr/bin or /usr/local/bin")
+            throw AppGroupError.unsafePath(path: "python3", problem: "not found in " + Python.candidates.joined(separator: " or "))
         }
 
         @Test("2 Swift processes and 2 Python processes (fcntl.lockf) x 250 increments end at exactly 1000")

@@ -1,16 +1,17 @@
 import AppGroupTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built Benchmarks executable with tiny counts. It checks that every
 /// case runs to the end and reports, and that the run cleans up after itself; it
 /// never checks a timing or a target (the targets are for `swift run -c release
 /// Benchmarks`, see BENCHMARKS.md).
-@Suite("Benchmarks smoke run", .dedicatedThreads)
+@Suite("Benchmarks smoke run", .tags(.multiprocess), .dedicatedThreads)
 struct BenchmarksSmokeTests {
     static let caseTitles = ["== 1. coherent read", "== 2. set one key", "== 3. cross-process read-modify-write",
                              "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth",
-                             "== 8. property-list codec"]
+                             "== 8. property-list codec", "== 9. launching a target"]
 
     @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
     func smokeRun() throws {
@@ -36,7 +37,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the eight cases; a bad --scale or --case is refused with exit 1")
+    @Test("--list names the nine cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
@@ -44,9 +45,9 @@ struct BenchmarksSmokeTests {
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
         #expect(bad.standardError.contains("--scale"))
-        let noCase = try runBenchmarks(["--case", "9"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        let noCase = try runBenchmarks(["--case", "10"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(noCase.status == 1)
-        #expect(noCase.standardError.contains("no case 9"))
+        #expect(noCase.standardError.contains("no case 10"))
     }
 }
 

@@ -3,6 +3,7 @@ import AppGroupSimulation
 import Foundation
 import Testing
 @testable import ShareInbox
+import TestSupport
 
 /// The enqueue's hand-written codings (issue 14, part 5) against what they replace:
 /// the item record against `JSONEncoder`, the sequence line's parser against the

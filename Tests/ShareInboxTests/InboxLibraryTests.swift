@@ -3,6 +3,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 import ShareInbox
+import DeviceTestSupport
 
 /// The inbox's guarantees at the library level, on real files in a fresh device.
 @Suite(.dedicatedThreads) struct InboxLibraryTests {
@@ -78,9 +79,9 @@ import ShareInbox
         var seen: [String] = []
         try inbox().drain { item in
             #expect(item.attachments.map(\.lastPathComponent) == ["photo.bin", "note.txt"])
-            let data = try #require(try AtomicFile.read(item.attachments[0]))
+            let data = try #require(try AtomicFile.read(item.attachments[0], below: .marked(above: item.attachments[0])))
             #expect(data == payload)
-            #expect(try AtomicFile.read(item.attachments[1]) == Data("a note".utf8))
+            #expect(try AtomicFile.read(item.attachments[1], below: .marked(above: item.attachments[1])) == Data("a note".utf8))
             seen = item.attachments.map(\.path)
         }
         #expect(seen.count == 2)
@@ -136,7 +137,8 @@ import ShareInbox
         try FileManager.default.moveItem(at: share.itemsDirectory.appendingPathComponent(name), to: claims.appendingPathComponent(name))
         let app = try inbox()
         // Keep the dead drain's claim out of reach of this first drain by holding its lock.
-        let holder = try FileCoordinator.lockFileURL(for: claims)
+        // A drain session's lock file stands beside it in Claims/ (ShareInbox's claims coordinator).
+        let holder = try FileCoordinator(lockFiles: .besideItems(below: nil)).lockFile(for: claims)
         let fd = open(holder.path, O_RDWR | O_CREAT, 0o600)
         var hold = flock(l_type: Int16(F_WRLCK), l_whence: Int16(SEEK_SET), l_start: 0, l_len: 0, l_pid: 0)
         #expect(fcntl(fd, 37 /* F_OFD_SETLK */, &hold) == 0)
@@ -168,11 +170,11 @@ import ShareInbox
         _ = try inbox().drain(maximumCount: 1) { _ in }
         // After a power loss the sequence file may be older than the items on disk;
         // the boot id tells it apart.
-        try AtomicFile.write(Data("another-boot 0\n".utf8), to: share.directory.appendingPathComponent("Sequence"))
+        try AtomicFile.write(Data("another-boot 0\n".utf8), to: share.directory.appendingPathComponent("Sequence"), below: .marked(above: share.directory.appendingPathComponent("Sequence")))
         #expect(try share.enqueue(SharedItem(title: "item 4")) == 4)
         // Even a file that claims this boot but says less is corrected by the collision.
         let boot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        try AtomicFile.write(Data("\(boot) 2\n".utf8), to: share.directory.appendingPathComponent("Sequence"))
+        try AtomicFile.write(Data("\(boot) 2\n".utf8), to: share.directory.appendingPathComponent("Sequence"), below: .marked(above: share.directory.appendingPathComponent("Sequence")))
         #expect(try share.enqueue(SharedItem(title: "item 5")) == 5)
         #expect(try drainAll(try inbox()).map(\.title) == ["item 2", "item 3", "item 4", "item 5"])
     }
@@ -211,7 +213,7 @@ import ShareInbox
         // file is refused by the container below, an AppGroupError.
         let isInvalidItem = { (e: any Error) in if case .invalidInboxItem? = e as? ShareInboxError { return true } else { return false } }
         let isUnsafePath = { (e: any Error) in if case .unsafePath? = e as? ShareInboxError { return true } else { return false } }
-        let isNotRegular = { (e: any Error) in if case .notARegularFile? = e as? AppGroupError { return true } else { return false } }
+        let isNotRegular = { (e: any Error) in if case .notARegularFile? = (e as? ShareInboxError)?.containerError { return true } else { return false } }
 
         expectRefused(share, attach(good, name: "../escape.txt"), isInvalidItem, "an attachment name with ../")
         expectRefused(share, attach(good, name: "a/b"), isInvalidItem, "an attachment name with /")
@@ -250,7 +252,7 @@ import ShareInbox
         #expect {
             try ShareInbox(groupIdentifier: NotesExample.groupIdentifier, resolver: self.device.resolver(for: self.notes.shareExtensionWithoutGroup))
         } throws: { error in
-            guard case AppGroupError.notEntitled(let group, let bundle, _)? = error as? AppGroupError else { return false }
+            guard case AppGroupError.notEntitled(let group, let bundle, _)? = (error as? ShareInboxError)?.containerError else { return false }
             return group == NotesExample.groupIdentifier && bundle == "ai.systenics.notes.share"
         }
         #expect(!FileManager.default.fileExists(atPath: try device.containerLocation(for: NotesExample.groupIdentifier).path))

@@ -3,8 +3,9 @@ import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
-@Suite("Corrupt suite files", .dedicatedThreads)
+@Suite("Corrupt suite files", .tags(.hostile), .dedicatedThreads)
 struct CorruptSuiteTests {
     static func truncatedBinary() throws -> Data {
         let valid = try PropertyListSerialization.data(fromPropertyList: ["a": "some value", "b": [1, 2, 3]], format: .binary, options: 0)
@@ -27,7 +28,7 @@ struct CorruptSuiteTests {
         case "array root": bad = try Self.arrayRoot()
         default: bad = Data()
         }
-        try AtomicFile.write(bad, to: defaults.fileURL)
+        try AtomicFile.write(bad, to: defaults.fileURL, below: .marked(above: defaults.fileURL))
         let path = defaults.fileURL.path
 
         // The throwing read names the file.

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 @testable import AppGroupContainer
 @testable import SharedDefaults
+import AppGroupSystem
+import TestSupport
 
-@Suite("Disk failures", .dedicatedThreads)
+@Suite("Disk failures", .tags(.faults), .dedicatedThreads)
 struct DiskFailureTests {
     @Test("a failed save throws (or reports through lastError) and leaves the previous suite intact")
     func diskFull() throws {

@@ -3,9 +3,10 @@ import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 /// Real processes (DefaultsProbe) racing on one suite, with real files and locks.
-@Suite("SharedDefaults across processes", .serialized, .dedicatedThreads)
+@Suite("SharedDefaults across processes", .tags(.multiprocess), .serialized, .dedicatedThreads)
 struct MultiProcessTests {
     @Test("4 processes x 1000 update increments end at exactly 4000")
     func fourProcessesNeverLoseAnIncrement() throws {
@@ -22,12 +23,12 @@ struct MultiProcessTests {
         #expect(defaults.integer(forKey: "counter") == 4000)
     }
 
-    @Test("a writer killed with SIGKILL mid-stream leaves a readable suite and no held lock")
+    @Test("a writer killed with SIGKILL mid-stream leaves a readable suite and no held lock", .tags(.killed))
     func killedWriter() throws {
         let device = try Device()
         let writer = try device.probe(["increment", "--suite", Device.group, "--key", "counter", "--count", "100000"])
         let defaults = try SharedDefaults(requiringSuiteName: Device.group, resolver: device.resolver(),
-                                          coordinator: FileCoordinator(timeout: 10))
+                                          coordinationTimeout: 10)
         #expect(eventually(seconds: 30) { defaults.integer(forKey: "counter") >= 50 })
         writer.kill()
         let result = writer.wait(timeout: 90)

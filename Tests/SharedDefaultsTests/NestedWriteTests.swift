@@ -3,6 +3,7 @@ import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 /// Issue 11, finding 1: a write made inside an `update` or `transaction` closure
 /// (the suite's lock is re-entrant on the thread) must never be committed and
@@ -126,7 +127,7 @@ struct NestedWriteTests {
         #expect(try device.defaults().integer(forKey: "k") == 7)
     }
 
-    @Test("2 processes nesting 60 writes each inside updates, racing a third process's 120 increments: nothing lost")
+    @Test("2 processes nesting 60 writes each inside updates, racing a third process's 120 increments: nothing lost", .tags(.multiprocess))
     func nestedWritesAcrossProcesses() throws {
         let device = try Device()
         let a = try device.probe(["nested", "--suite", Device.group, "--prefix", "a", "--count", "60"], as: device.app)

@@ -3,6 +3,7 @@ import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 @Suite("Observation in one process", .dedicatedThreads)
 struct ObservationTests {

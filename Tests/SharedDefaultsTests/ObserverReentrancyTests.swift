@@ -3,6 +3,7 @@ import AppGroupContainer
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 /// Issue 11, finding 1's class: callbacks that run while the suite's lock is held.
 /// An observer's handler may block on the suite's write lock; the thread holding
@@ -15,7 +16,7 @@ struct ObserverReentrancyTests {
         let observed = try device.defaults()
         // The handler's writer: its coordinator gives up after 5 s, so a stall shows as a failed write, not a hang.
         let writer = try SharedDefaults(requiringSuiteName: Device.group, resolver: device.resolver(),
-                                        coordinator: FileCoordinator(timeout: 5))
+                                        coordinationTimeout: 5)
         let inHandler = DispatchSemaphore(value: 0)
         let observation = try observed.addObserver(forKey: "trigger") { value in
             guard value as? Int == 1 else { return }

@@ -3,6 +3,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 @Suite("Opening a suite", .dedicatedThreads)
 struct SuiteNameTests {
@@ -162,7 +163,7 @@ struct ValueTests {
         let device = try Device()
         let defaults = try device.defaults()
         try defaults.save("kept", forKey: "before")
-        let identity = try AtomicFile.identity(of: defaults.fileURL)
+        let identity = try AtomicFile.identity(atPath: defaults.fileURL.path, below: .marked(above: defaults.fileURL))
 
         #expect {
             try defaults.save(NotAPlist(), forKey: "top")
@@ -196,7 +197,7 @@ struct ValueTests {
         defaults.register(defaults: ["bad": NotAPlist()])
         #expect(defaults.object(forKey: "bad") == nil)
 
-        #expect(try AtomicFile.identity(of: defaults.fileURL) == identity, "the file was not rewritten")
+        #expect(try AtomicFile.identity(atPath: defaults.fileURL.path, below: .marked(above: defaults.fileURL)) == identity, "the file was not rewritten")
         #expect(try defaults.persistentDomain().keys.sorted() == ["before"])
     }
 
@@ -205,7 +206,7 @@ struct ValueTests {
         let device = try Device()
         let defaults = try device.defaults()
         try defaults.save(Data(count: 4_194_304 - 200), forKey: "big")
-        let identity = try AtomicFile.identity(of: defaults.fileURL)
+        let identity = try AtomicFile.identity(atPath: defaults.fileURL.path, below: .marked(above: defaults.fileURL))
         #expect {
             try defaults.save(Data(count: 300), forKey: "more")
         } throws: { error in
@@ -218,7 +219,7 @@ struct ValueTests {
             guard case .suiteTooLarge? = error as? SharedDefaultsError else { return false }
             return true
         }
-        #expect(try AtomicFile.identity(of: defaults.fileURL) == identity)
+        #expect(try AtomicFile.identity(atPath: defaults.fileURL.path, below: .marked(above: defaults.fileURL)) == identity)
         #expect(defaults.data(forKey: "big")?.count == 4_194_304 - 200)
         #expect(defaults.object(forKey: "more") == nil)
     }
@@ -353,12 +354,12 @@ struct ValueTests {
 
         // A foreign writer that replaces the file by hand (another language, a tool).
         let data = try PropertyListSerialization.data(fromPropertyList: ["n": 999], format: .xml, options: 0)
-        try AtomicFile.write(data, to: a.fileURL)
+        try AtomicFile.write(data, to: a.fileURL, below: .marked(above: a.fileURL))
         #expect(b.integer(forKey: "n") == 999)
         #expect(a.integer(forKey: "n") == 999)
     }
 
-    @Test("the file is a binary property list that Python's plistlib reads",
+    @Test("the file is a binary property list that Python's plistlib reads", .tags(.multiprocess, .python),
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
     func pythonReadsTheSuite() throws {
         let device = try Device()

@@ -4,11 +4,12 @@ import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
+import TestSupport
 
 /// UserDefaults as iOS code uses it, in real processes (DefaultsProbe, whose
 /// UserDefaults is the emulator's through `import class SharedDefaults.UserDefaults`),
 /// each with its own identity from the environment.
-@Suite("UserDefaults across processes", .serialized, .dedicatedThreads)
+@Suite("UserDefaults across processes", .tags(.multiprocess), .serialized, .dedicatedThreads)
 struct UserDefaultsProcessTests {
     /// Runs a probe to its end and returns its standard output, trimmed.
     func run(_ device: Device, _ arguments: [String], as identity: Entitlements, quiet: Bool = true) throws -> (output: String, error: String) {

@@ -6,6 +6,7 @@ import Testing
 @testable import SharedDefaults
 // The emulator's UserDefaults in place of Foundation's, in this file (issue 12, part 2).
 import class SharedDefaults.UserDefaults
+import TestSupport
 
 /// iOS idioms over `UserDefaults`, in one process: each target's suite opened with
 /// its resolver (the probes in UserDefaultsProcessTests open theirs as iOS code does).

@@ -7,10 +7,11 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// The seeds' table of expected results, each target in its own process: the
 /// KeychainProbe executable run with the target's identity in its environment.
-@Suite(.dedicatedThreads) struct AccessGroupTableTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct AccessGroupTableTests {
     @Test func teamIDGroupItemIsReadByAppShareExtensionAndWidget() throws {
         let box = try Sandbox()
         defer { box.remove() }

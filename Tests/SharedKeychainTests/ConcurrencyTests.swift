@@ -10,9 +10,10 @@ import Glibc
 #endif
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Several processes writing one device's keychain at once.
-@Suite(.dedicatedThreads) struct ConcurrencyTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ConcurrencyTests {
     @Test func concurrentAddsFromSeveralProcessesKeepEveryItem() throws {
         let box = try Sandbox()
         defer { box.remove() }
@@ -39,7 +40,7 @@ import Testing
         }
     }
 
-    @Test func writerKilledWhileHoldingTheLockDoesNotBlockOthers() throws {
+    @Test(.tags(.killed)) func writerKilledWhileHoldingTheLockDoesNotBlockOthers() throws {
         let box = try Sandbox()
         defer { box.remove() }
         let app = box.keychain(Targets.app)

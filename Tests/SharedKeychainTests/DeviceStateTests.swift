@@ -7,10 +7,11 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Accessibility classes against the simulated device state, the state changed by
 /// one process and obeyed by others.
-@Suite(.dedicatedThreads) struct DeviceStateTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct DeviceStateTests {
     func store(_ keychain: Keychain, _ account: String, _ accessibility: Accessibility) throws {
         try keychain.add(Data(account.utf8), for: GenericPassword(service: "svc", account: account, accessGroup: Targets.vault),
                          accessibility: accessibility)

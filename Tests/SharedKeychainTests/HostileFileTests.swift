@@ -3,10 +3,11 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Issue 11, findings 5, 10, 12 and 3 (keychain part), each in real KeychainProbe
 /// processes on real files.
-@Suite("Keychain: hostile files, links, killed writers, exact strings (issue 11)", .dedicatedThreads)
+@Suite("Keychain: hostile files, links, killed writers, exact strings (issue 11)", .tags(.hostile, .multiprocess), .dedicatedThreads)
 struct HostileFileTests {
     // MARK: Finding 5: nesting bombs
 
@@ -104,7 +105,7 @@ struct HostileFileTests {
 
     // MARK: Finding 12: temporaries of killed writers
 
-    @Test("after a SIGKILL storm of keychain writers, one normal operation (a save, or a read in a new process) leaves no temporary behind and every acknowledged item is there",
+    @Test("after a SIGKILL storm of keychain writers, one normal operation (a save, or a read in a new process) leaves no temporary behind and every acknowledged item is there", .tags(.killed),
           arguments: ["save", "read"])
     func killedWritersLeaveNoTemporaries(operation: String) throws {
         let box = try Sandbox()

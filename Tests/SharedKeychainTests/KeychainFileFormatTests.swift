@@ -1,14 +1,16 @@
 import AppGroupTesting
 import AppGroupContainer
 import Foundation
+import PropertyLists
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Issue 14: the keychain file is read and written by the package's own codec.
 /// New files are binary property lists; files earlier versions wrote (XML, through
 /// Foundation's `PropertyListEncoder`) still load in a new process, and the next
 /// change rewrites them as binary, twin accounts kept apart.
-@Suite("Keychain file format", .dedicatedThreads)
+@Suite("Keychain file format", .tags(.multiprocess), .dedicatedThreads)
 struct KeychainFileFormatTests {
     @Test("an XML keychain file of an earlier version is read by a probe, and its next change writes binary, with twin accounts kept")
     func earlierXMLFilesStillLoad() throws {
@@ -39,7 +41,7 @@ struct KeychainFileFormatTests {
         #expect(try box.device.itemCount() == 3)
     }
 
-    @Test("a keychain file of the wrong shape is errSecInvalidKeychain naming the file, and is kept")
+    @Test("a keychain file of the wrong shape is errSecInvalidKeychain naming the file, and is kept", .tags(.hostile))
     func wrongShape() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -2,14 +2,16 @@
 import AppGroupTesting
 import AppGroupContainer
 import Foundation
+import PropertyLists
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// What an `LAContext` proved belongs to the device that proved it, and lasts only
 /// as long as the state it was proved in (issue 23, B14): another simulated device
 /// prompts on its own sensor; a lockout, an enrolment change, the passcode's
 /// removal, a device lock and an erase each end what the context proved.
-@Suite(.dedicatedThreads) struct ProtectedContextBindingTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ProtectedContextBindingTests {
     /// A second simulated device under the same root as `box`'s.
     static func tablet(_ box: Sandbox) throws -> KeychainDevice { try KeychainDevice(root: box.root, name: "tablet") }
 
@@ -128,7 +130,7 @@ import Testing
         state.set(.bool(true), forKey: "isLocked")
         state.set(.bool(true), forKey: "hasBeenUnlockedSinceBoot")
         state.set(.bool(true), forKey: "isPasscodeSet")
-        try AtomicFile.write(PropertyListCodec.write(.dictionary(state), format: .binary), to: box.device.stateURL)
+        try AtomicFile.write(PropertyListCodec.write(.dictionary(state), format: .binary), to: box.device.stateURL, below: .marked(above: box.device.stateURL))
         var sensor = PropertyListDictionary()
         sensor.set(.string("touchID"), forKey: "kind")
         sensor.set(.bool(true), forKey: "isEnrolled")
@@ -136,7 +138,7 @@ import Testing
         sensor.set(.integer(.signed(0)), forKey: "failedMatches")
         sensor.set(.array([]), forKey: "scriptedOutcomes")
         sensor.set(.array([]), forKey: "presentedPrompts")
-        try AtomicFile.write(PropertyListCodec.write(.dictionary(sensor), format: .binary), to: box.device.biometryURL)
+        try AtomicFile.write(PropertyListCodec.write(.dictionary(sensor), format: .binary), to: box.device.biometryURL, below: .marked(above: box.device.biometryURL))
         #expect(try box.device.state() == DeviceState(isLocked: true, hasBeenUnlockedSinceBoot: true, isPasscodeSet: true))
         #expect(try box.device.state().securityGeneration == 0)
         let read = try box.device.biometry()

@@ -4,9 +4,10 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// A sensor file planted or damaged by someone else: typed errors, never a crash.
-@Suite(.dedicatedThreads) struct ProtectedHostileSensorTests {
+@Suite(.tags(.hostile), .dedicatedThreads) struct ProtectedHostileSensorTests {
     @Test func aGarbageSensorFileIsInvalidKeychainAndIsKept() throws {
         let box = try Sandbox()
         defer { box.remove() }

@@ -4,13 +4,14 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Part 5 (and the sharing of part 3) of issue 13: the keychain guide's sections 13
 /// and 14 (saveBiometricProtectedSecret, readProtectedSecret), compiled with only their
 /// import lines changed (Sources/KeychainProbe/ProtectedSeedCode.swift), run in a
 /// KeychainProbe process while this process scripts the shared sensor, and the other
 /// way round.
-@Suite(.dedicatedThreads) struct ProtectedSeedExampleTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct ProtectedSeedExampleTests {
     let box: Sandbox
     init() throws { box = try Sandbox() }
 

@@ -10,6 +10,7 @@ import Foundation
 import SharedDefaults
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Where code under test moves its work: each runs `body` there and waits for it.
 enum Hop: String, CaseIterable, Sendable {
@@ -42,7 +43,7 @@ enum Hop: String, CaseIterable, Sendable {
     }
 }
 
-@Suite("One process, several targets: identity scopes (issue 12, part 5)", .dedicatedThreads)
+@Suite("One process, several targets: identity scopes (issue 12, part 5)", .tags(.multiprocess), .dedicatedThreads)
 struct ScopeTests {
     static let keychainDevice = [KeychainDevice.environmentKey: "phone"]
     static let share = SimulatedTarget(name: "ReaderShare", kind: .shareExtension, entitlements: Targets.share)

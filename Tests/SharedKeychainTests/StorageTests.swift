@@ -7,9 +7,10 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
 /// Where and how items are stored, and that values never leak into text.
-@Suite(.dedicatedThreads) struct StorageTests {
+@Suite(.tags(.multiprocess), .dedicatedThreads) struct StorageTests {
     @Test func oneFilePerDeviceBesideTheContainers() throws {
         let box = try Sandbox()
         defer { box.remove() }
@@ -44,7 +45,7 @@ import Testing
         try app.add(Data(secret.utf8), for: key, accessibility: .whenUnlocked)
 
         var texts: [String] = [String(describing: app), String(describing: key)]
-        let content = try KeychainFile.load(box.device.keychainURL)
+        let content = try KeychainFile.load(box.device.keychainURL, below: box.device.containerRoot)
         for item in content.items {
             texts.append(String(describing: item))
             texts.append(String(reflecting: item))

@@ -8,8 +8,9 @@ import AppGroupTesting
 import Foundation
 @testable import SharedKeychain
 import Testing
+import TestSupport
 
-@Suite("Keychain access groups carry the team (issue 12, part 6)", .dedicatedThreads)
+@Suite("Keychain access groups carry the team (issue 12, part 6)", .tags(.multiprocess), .dedicatedThreads)
 struct TeamRuleTests {
     static let foreignApp = "Z9Y8X7W6V5.com.other.reader"
     static let foreignGroup = "A1B2C3D4E5.com.example.vault"
