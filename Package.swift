@@ -2,9 +2,10 @@
 import PackageDescription
 
 // Data flows one way: identity -> resolver -> container -> coordinator -> atomic file.
-// SharedDefaults, ShareInbox (the share flow's queue) and SharedKeychain sit on top:
-// they cannot reach the system-call layer (it is internal to AppGroupContainer) and
-// use the `package` primitives AppGroupContainer offers them instead.
+// Below AppGroupContainer: the system layer (AppGroupSystem, every system call) and the
+// property-list codec (PropertyLists). SharedDefaults, ShareInbox (the share flow's
+// queue) and SharedKeychain sit on top and never reach the system layer: the
+// LayeringCheck build plugin refuses the line that tries. CONTRIBUTING.md has the map.
 let package = Package(
     name: "AppGroupContainer",
     // Linux needs no entry. On macOS (expected to build, not tested here; see
@@ -23,25 +24,40 @@ let package = Package(
         // The OFD lock commands are hidden behind _GNU_SOURCE in Glibc's headers;
         // this C target is the only place that names them.
         .target(name: "CAppGroupSys"),
+        // The package's binary and XML property-list codec, with the old-style (OpenStep)
+        // text and plutil's text output the appgroup tool uses; Foundation only. Its API
+        // is `package`, not public (PropertyListCodec.swift says why). ENABLE_MOCKING: the
+        // key index's colliding-hash hook (KeyIndex.swift), in debug builds only.
+        .target(name: "PropertyLists",
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
+        // The system layer: every system call, the fault and trace seam (ENABLE_MOCKING:
+        // FaultInjection.swift, in debug builds only; release builds compile the
+        // bare calls), the contained walk and the lock primitive. The stores above
+        // AppGroupContainer never import it: they reach the file system through
+        // AppGroupContainer's package primitives.
+        .target(name: "AppGroupSystem", dependencies: ["CAppGroupSys"],
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
         // Coordination/README.md: the design note on the coordinator's fast paths and held locks.
-        // ENABLE_MOCKING: the fault and trace hooks of the system-call seam
-        // (System/FaultInjection.swift), in debug builds only; release builds
-        // compile the bare calls.
-        .target(name: "AppGroupContainer", dependencies: ["CAppGroupSys"], exclude: ["Coordination/README.md"],
-                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
-        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer"]),
-        .target(name: "ShareInbox", dependencies: ["AppGroupContainer"]),
-        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer"]),
+        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md"],
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
+        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
+        .target(name: "ShareInbox", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
+        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
         // AppGroupSimulation holds the devices, targets and processes; AppGroupTesting
         // re-exports it and adds the Swift Testing trait and XCTest support, so that
         // ShareFlowDemo (an ordinary executable) links no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer"]),
-        .target(name: "AppGroupTesting", dependencies: ["AppGroupSimulation"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists"], plugins: ["LayeringCheck"]),
+        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupSimulation", "AppGroupSystem"], plugins: ["LayeringCheck"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
-        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain"]),
+        // The layering rules, checked on every build (Plugins/LayeringCheck says what and
+        // why the compiler alone cannot): each library imports only its dependencies, and
+        // the stores above AppGroupContainer call no system function themselves.
+        .executableTarget(name: "layering-check"),
+        .plugin(name: "LayeringCheck", capability: .buildTool(), dependencies: ["layering-check"]),
+        .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "PropertyLists"]),
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
@@ -51,24 +67,61 @@ let package = Package(
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"]),
         // Identity-scope scenarios in a process of their own, where no other test's scope is live.
         .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
+        // A target's process for the sandbox tests: reads, writes and reports what Foundation answers.
+        .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
-        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation"]),
 
-        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe"]),
-        .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "SharedDefaults", "DefaultsProbe"]),
-        .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "SharedDefaults", "KeychainProbe", "ScopeProbe"]),
-        .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox"]),
-        .testTarget(name: "ShareFlowTests", dependencies: ["AppGroupContainer", "ShareInbox", "AppGroupTesting", "ShareFlowDemo"]),
-        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupTesting", "DefaultsProbe", "KeychainProbe", "ShareFlowDemo"]),
+        // The tests, by subject: one target per module tested, named <Module>Tests, each
+        // holding all of that module's tests, the hostile, killed-process and soak ones
+        // included; Swift Testing tags say which kind a test is (TestSupport's Tags.swift;
+        // CONTRIBUTING.md says how to run one kind). Their shared helpers and fixtures:
+        // TestSupport (Foundation and Swift Testing only: tags, load, seeds, fuzz inputs,
+        // temporary directories, threads, python3), and DeviceTestSupport (simulated
+        // devices and the probes, on AppGroupTesting). Neither is a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "DeviceTestSupport", dependencies: ["TestSupport", "AppGroupTesting", "AppGroupContainer", "AppGroupSystem"],
+                path: "Tests/DeviceTestSupport"),
+        // The codec's own tests: round trips against Foundation and Python's plistlib,
+        // hostile inputs, nesting limits, seeded fuzzing, the old-style and plutil text.
+        // PropertyLists and TestSupport only, not the device stack (DedicatedThreads.swift says why).
+        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists", "TestSupport"]),
+        // The system layer: the system-call seam and its callers, exact path comparison.
+        .testTarget(name: "AppGroupSystemTests", dependencies: ["AppGroupSystem", "AppGroupContainer", "ShareInbox", "SharedKeychain",
+                                                                "AppGroupTesting", "TestSupport", "DeviceTestSupport"]),
+        // Containers, identity, coordination, NSFileCoordinator; and in EveryStore/ the tests
+        // that cross every store built on them at once (crash, soak, faults, hostile input,
+        // links, modes), whose guarantees the Reliability article of this module states.
+        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe", "AppGroupSystem",
+                                                                   "SharedDefaults", "ShareInbox", "SharedKeychain", "ReliabilityProbe",
+                                                                   "TestSupport", "DeviceTestSupport"]),
+        .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "DefaultsProbe",
+                                                                "ReliabilityProbe", "PropertyLists", "AppGroupSystem", "TestSupport", "DeviceTestSupport"]),
+        .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "SharedDefaults", "KeychainProbe", "ScopeProbe",
+                                                                "PropertyLists", "TestSupport"]),
+        // The queue and its journal; the cross-process findings run the built ShareFlowDemo.
+        .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "AppGroupSystem",
+                                                            "ReliabilityProbe", "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
+        // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
+        // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
+        // build settings and the kernel-enforced sandbox.
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SandboxProbe",
+                                                                 "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
+        // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
+        .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",
+                                                               "TestSupport", "DeviceTestSupport"]),
+        // The appgroup tool, run as a built binary.
+        .testTarget(name: "AppGroupCLITests", dependencies: ["appgroup", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain",
+                                                             "AppGroupTesting", "DefaultsProbe", "KeychainProbe", "ShareFlowDemo", "PropertyLists",
+                                                             "TestSupport", "DeviceTestSupport"]),
         // Runs the built Benchmarks binary with tiny counts: it keeps compiling and running (no timings checked).
-        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks"]),
+        .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks", "TestSupport"]),
         // The product modules as a user imports them, compiled with MemberImportVisibility:
         // every extension member must be reachable with its own module's import.
         .testTarget(name: "ImportVisibilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ShareInbox", "AppGroupTesting"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "ReliabilityProbe"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -83,8 +136,14 @@ package.products += [
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
 ]
 package.targets += [
-    .target(name: "Security", dependencies: ["SharedKeychain"]),
-    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"]),
+    .target(name: "Security", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
+    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
+]
+package.targets += [
+    // An app's own module with types named like the package's API, and a test that
+    // imports it beside Security and LocalAuthentication: those expose Apple's names only.
+    .target(name: "SecurityNamesFixture", path: "Tests/SecurityNamesFixture"),
+    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "SecurityNamesFixture"]),
 ]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
