@@ -28,7 +28,7 @@ import TestSupport
             #expect(outcome.description.contains("'it'\\''s'"), "an argument with a quote is quoted as a shell would: \(outcome)")
             #expect(outcome.target == notes.shareExtension && outcome.deviceDirectory == device.directory)
             #expect(!device.hasFailed) // looking at an outcome is not a failure
-            let failure = #expect(throws: ProcessFailure.self) { try outcome.requireSuccess() }
+            let failure = #expect(throws: SimulationError.self) { try outcome.requireSuccess() }?.processFailure
             let message = try #require(failure).description
             Self.expectNames(notes.shareExtension, device, in: message)
             #expect(message.contains("failed: it exited with status 3") && message.contains("cannot open the inbox"))
@@ -45,9 +45,9 @@ import TestSupport
         try await SimulatedDevice.with { device in
             let killed = try await device.run(Self.shell, ["-c", "kill -9 $$"], as: notes.widget)
             #expect(killed.description.contains("was killed by signal 9"))
-            Self.expectNames(notes.widget, device, in: try #require(#expect(throws: ProcessFailure.self) { try killed.requireSuccess() }).description)
+            Self.expectNames(notes.widget, device, in: try #require(#expect(throws: SimulationError.self) { try killed.requireSuccess() }?.processFailure).description)
             let slow = try await device.run(URL(fileURLWithPath: "/bin/sleep"), ["60"], as: nil, timeout: 0.2)
-            let message = try #require(#expect(throws: ProcessFailure.self) { try slow.requireSuccess() }).description
+            let message = try #require(#expect(throws: SimulationError.self) { try slow.requireSuccess() }?.processFailure).description
             #expect(message.contains("`sleep 60` with no identity on the simulated device at \(device.directory.path)"))
             #expect(message.contains("timeout") && message.contains("its standard error was empty"))
         }
@@ -58,7 +58,7 @@ import TestSupport
         try await SimulatedDevice.with { device in
             let process = try device.launch(Self.shell, ["-c", "echo started; echo warming up >&2; exec sleep 60"], as: notes.app)
             defer { process.kill() }
-            let failure = try #require(await #expect(throws: ProcessFailure.self) { try await process.requireLine("ready", timeout: 0.3) })
+            let failure = try #require(await #expect(throws: SimulationError.self) { try await process.requireLine("ready", timeout: 0.3) }?.processFailure)
             Self.expectNames(notes.app, device, in: failure.description)
             #expect(failure.description.contains("did not print the line \"ready\" within 0.3 s"))
             #expect(failure.description.contains("started") && failure.description.contains("warming up"))
@@ -69,13 +69,13 @@ import TestSupport
     @Test func aMissingExecutableNamesTheTargetAndDeviceAndSaysHowToBuildIt() async throws {
         let notes = try NotesExample()
         try await SimulatedDevice.with { device in
-            let error = try #require(await #expect(throws: ExecutableNotBuilt.self) {
+            let error = try #require(await #expect(throws: SimulationError.self) {
                 try await device.run(built: "NotesShareHostThatIsNotBuilt", [], as: notes.shareExtension)
-            })
+            }?.executableNotBuilt)
             Self.expectNames(notes.shareExtension, device, in: error.description)
             #expect(error.description.contains("swift build --build-tests") && error.target == notes.shareExtension)
             #expect(device.hasFailed)
-            #expect(throws: ExecutableNotBuilt.self) { try device.spawn(built: "NotesShareHostThatIsNotBuilt", [], as: nil) }
+            #expect(throws: SimulationError.self) { try device.spawn(built: "NotesShareHostThatIsNotBuilt", [], as: nil) }
         }
     }
 
@@ -84,7 +84,7 @@ import TestSupport
             #expect(throws: Never.self) { try SimulatedDevice.KeepPolicy(environment: ["APPGROUP_KEEP_DEVICE": value]) }
         }
         #expect(try SimulatedDevice.KeepPolicy(environment: [:]) == .never)
-        let error = #expect(throws: InvalidKeepPolicy.self) { try SimulatedDevice.KeepPolicy(environment: ["APPGROUP_KEEP_DEVICE": "yes"]) }
+        let error = #expect(throws: SimulationError.self) { try SimulatedDevice.KeepPolicy(environment: ["APPGROUP_KEEP_DEVICE": "yes"]) }?.invalidKeepPolicy
         #expect(error?.description == "APPGROUP_KEEP_DEVICE=yes is not a keep policy: set it to one of never, on-failure, always, or unset it")
     }
 
@@ -107,7 +107,7 @@ import TestSupport
 @Suite(.tags(.hostile), .dedicatedThreads) struct AppGroupTestingHostileTests {
     @Test(arguments: ["", "../../escape", "a/b", "nul\0byte", String(repeating: "n", count: 201)])
     func aNameThatIsNotOneShortFileNameIsATypedError(name: String) throws {
-        let error = #expect(throws: InvalidDeviceName.self) { try SimulatedDevice(name: name) }
+        let error = #expect(throws: SimulationError.self) { try SimulatedDevice(name: name) }?.invalidDeviceName
         #expect(error?.name == name && error?.description.contains("pass a short name") == true)
         let escaped = FileManager.default.temporaryDirectory.deletingLastPathComponent().appendingPathComponent("escape")
         #expect(try FileManager.default.contentsOfDirectory(atPath: escaped.deletingLastPathComponent().path)
@@ -167,7 +167,7 @@ import TestSupport
         try await SimulatedDevice.with { device in
             let outcome = try await device.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "i=0; while [ $i -lt 5000 ]; do echo line$i >&2; i=$((i+1)); done; exit 1"],
                                                as: notes.widget)
-            let message = try #require(#expect(throws: ProcessFailure.self) { try outcome.requireSuccess() }).description
+            let message = try #require(#expect(throws: SimulationError.self) { try outcome.requireSuccess() }?.processFailure).description
             #expect(message.contains("the last 20 lines of its standard error") && message.contains("line4999") && !message.contains("line4979\n"))
             #expect(outcome.standardError.split(separator: "\n").count == 5000) // the outcome itself keeps it all
         }

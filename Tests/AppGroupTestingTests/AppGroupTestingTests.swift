@@ -86,7 +86,7 @@ import TestSupport
     }
 
     @Test func aMissingProductIsATypedErrorThatSaysHowToBuildIt() {
-        let error = #expect(throws: ExecutableNotBuilt.self) { try LaunchedProcess(built: "NoSuchProduct", arguments: [], environment: [:]) }
+        let error = #expect(throws: SimulationError.self) { try LaunchedProcess(built: "NoSuchProduct", arguments: [], environment: [:]) }?.executableNotBuilt
         #expect(error?.name == "NoSuchProduct" && error?.description.contains("swift build") == true)
     }
 

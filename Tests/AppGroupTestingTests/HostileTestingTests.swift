@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupTesting
 import Foundation
 import Testing
+import DeviceTestSupport
 import TestSupport
 
 /// A hostile look at AppGroupTesting's new pieces (session 4 review).
@@ -17,7 +18,7 @@ import TestSupport
         }
         defer { for name in escaped() { try? FileManager.default.removeItem(at: parent.appendingPathComponent(name)) } }
         var made: SimulatedDevice?
-        let error = #expect(throws: InvalidDeviceName.self) { made = try SimulatedDevice(name: name) }
+        let error = #expect(throws: SimulationError.self) { made = try SimulatedDevice(name: name) }?.invalidDeviceName
         #expect(error?.name == name)
         if let made {
             #expect(made.directory.deletingLastPathComponent().path == FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path,

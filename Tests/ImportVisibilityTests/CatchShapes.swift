@@ -38,7 +38,11 @@ struct CatchShapes {
         do { inbox = try ShareInbox(groupIdentifier: "group.ai.systenics.elsewhere", resolver: resolver) } catch where isRefusal(error) { seen.append("inbox") }
         var number: UInt64?
         do { number = try inbox?.enqueue(SharedItem(title: "t")) } catch where isRefusal(error) { seen.append("enqueue") }
-        _ = (url, group, identity, scope, current, number)
+        var made: SimulatedDevice?
+        do { made = try SimulatedDevice(name: "a/b") } catch where "\(error)".contains("device name") { seen.append("device") }
+        var settings: BuildSettings?
+        do { settings = try BuildSettings(contentsOf: device.scratch.appendingPathComponent("none.xcconfig")) } catch where "\(error)".contains("xcconfig") { seen.append("build settings") }
+        _ = (url, group, identity, scope, current, number, made, settings)
         return seen
     }
 
@@ -48,7 +52,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings"])
         }
     }
 }

@@ -19,7 +19,7 @@ import Foundation
 /// `standardizepath`, `base`, `suffix`, `dir`, `file` and `default=value`
 /// (`$(NAME:lower)`). A bare `$name` is left alone, as Xcode leaves the
 /// `$extensionItem` of an `NSExtensionActivationRule`. A reference to a setting
-/// nobody gave is a ``BuildSettingError`` naming the file, the line and the setting.
+/// nobody gave is a ``BuildSettingFailure`` naming the file, the line and the setting.
 public struct BuildSettings: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// The settings by name, as given (a value may still refer to other settings).
     public private(set) var values: [String: String]
@@ -60,25 +60,25 @@ public struct BuildSettings: Sendable, Hashable, ExpressibleByDictionaryLiteral 
     }
 
     /// The value of `name` with every reference in it expanded; nil when `name` is not set.
-    /// - Throws: ``BuildSettingError`` for a reference to an unknown setting, a circle or an unknown operator.
+    /// - Throws: ``SimulationError/buildSetting(_:)`` for a reference to an unknown setting, a circle or an unknown operator.
     public func expandedValue(of name: String) throws -> String? {
         guard values[name] != nil else { return nil }
-        return try expanding("$(\(name))", file: "build setting \(name)", line: nil)
+        do { return try expanding("$(\(name))", file: "build setting \(name)", line: nil) } catch { throw SimulationError.buildSetting(error) }
     }
 
     /// `text` with every `$(NAME)` and `${NAME}` reference expanded.
     /// - Parameters:
     ///   - file: where `text` comes from, for the error.
     ///   - line: its line in `file`, when known.
-    /// - Throws: ``BuildSettingError`` naming `file`, `line` and the setting.
+    /// - Throws: ``SimulationError/buildSetting(_:)`` naming `file`, `line` and the setting.
     public func expand(_ text: String, file: String, line: Int?) throws -> String {
-        try expanding(text, file: file, line: line)
+        do { return try expanding(text, file: file, line: line) } catch { throw SimulationError.buildSetting(error) }
     }
 
     /// ``expand(_:file:line:)``, typed: for the package's own code. (The public
     /// form is not declared with typed throws: Swift 6.3.1 crashes compiling a
     /// caller's non-exhaustive `catch` around a typed-throwing call.)
-    package func expanding(_ text: String, file: String, line: Int?) throws(BuildSettingError) -> String {
+    package func expanding(_ text: String, file: String, line: Int?) throws(BuildSettingFailure) -> String {
         var expander = Expander(settings: self, file: file, line: line)
         return try expander.expand(Substring(text), resolving: [])
     }
@@ -94,11 +94,11 @@ private struct Expander {
     let file: String
     let line: Int?
 
-    func error(_ problem: BuildSettingError.Problem) -> BuildSettingError {
-        BuildSettingError(problem: problem, file: file, line: line, givenSettings: settings.names)
+    func error(_ problem: BuildSettingFailure.Problem) -> BuildSettingFailure {
+        BuildSettingFailure(problem: problem, file: file, line: line, givenSettings: settings.names)
     }
 
-    mutating func expand(_ text: Substring, resolving: [String]) throws(BuildSettingError) -> String {
+    mutating func expand(_ text: Substring, resolving: [String]) throws(BuildSettingFailure) -> String {
         var out = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -131,7 +131,7 @@ private struct Expander {
     }
 
     /// The value of a reference's content, `NAME` or `NAME:op:op`.
-    mutating func value(of reference: String, resolving: [String]) throws(BuildSettingError) -> String {
+    mutating func value(of reference: String, resolving: [String]) throws(BuildSettingFailure) -> String {
         var parts = reference.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts.removeFirst()
         var value: String

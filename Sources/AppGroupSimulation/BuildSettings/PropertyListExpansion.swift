@@ -9,14 +9,14 @@ enum PropertyListExpansion {
     /// - Parameters:
     ///   - text: the file's bytes, to find the line of a failing reference (XML only).
     ///   - file: the file's name for messages.
-    static func expand(_ tree: PropertyListTree, with settings: BuildSettings, text: Data, file: String) throws(BuildSettingError) -> PropertyListTree {
+    static func expand(_ tree: PropertyListTree, with settings: BuildSettings, text: Data, file: String) throws(BuildSettingFailure) -> PropertyListTree {
         switch tree {
         case .string(let string):
             guard string.contains("$(") || string.contains("${") else { return tree }
             do {
                 return .string(try settings.expanding(string, file: file, line: nil))
             } catch {
-                throw BuildSettingError(problem: error.problem, file: file, line: line(of: error.problem, in: text, near: string),
+                throw BuildSettingFailure(problem: error.problem, file: file, line: line(of: error.problem, in: text, near: string),
                                         givenSettings: error.givenSettings)
             }
         case .array(let items):
@@ -34,7 +34,7 @@ enum PropertyListExpansion {
 
     /// The 1-based line of the file's text where the failing reference is written
     /// (the first line naming it), nil for a binary property list.
-    static func line(of problem: BuildSettingError.Problem, in text: Data, near string: String) -> Int? {
+    static func line(of problem: BuildSettingFailure.Problem, in text: Data, near string: String) -> Int? {
         guard !text.starts(with: Array("bplist".utf8)) else { return nil }
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var needles: [String] = []

@@ -19,10 +19,19 @@ extension BuildSettings {
     ///   - sdk: the SDK conditions are chosen for: `iphoneos` (a device) by default.
     ///   - configuration: the build configuration, `Debug` by default.
     ///   - architecture: the architecture, `arm64` by default.
-    /// - Throws: ``BuildSettingError`` naming the file and line of a malformed line,
-    ///   an unreadable `#include` or an include cycle.
+    /// - Throws: ``SimulationError/buildSetting(_:)`` naming the file and line of a
+    ///   malformed line, an unreadable `#include` or an include cycle.
     public init(contentsOf url: URL, sdk: String = "iphoneos", configuration: String = "Debug",
-                architecture: String = "arm64") throws(BuildSettingError) {
+                architecture: String = "arm64") throws {
+        do {
+            self = try BuildSettings(reading: url, sdk: sdk, configuration: configuration, architecture: architecture)
+        } catch {
+            throw SimulationError.buildSetting(error)
+        }
+    }
+
+    /// ``init(contentsOf:sdk:configuration:architecture:)``, typed: for the package's own code.
+    package init(reading url: URL, sdk: String, configuration: String, architecture: String) throws(BuildSettingFailure) {
         var reader = XCConfigReader(platform: .init(sdk: sdk, configuration: configuration, architecture: architecture))
         try reader.read(url.standardizedFileURL, includedFrom: nil)
         var settings = BuildSettings(reader.unconditional)
@@ -63,9 +72,9 @@ private struct XCConfigReader {
     /// The largest `.xcconfig` read (a real one is a few kilobytes).
     static let sizeLimit = 1 << 20
 
-    mutating func read(_ url: URL, includedFrom: (file: String, line: Int, optional: Bool)?) throws(BuildSettingError) {
-        func fail(_ problem: BuildSettingError.Problem, _ file: String, _ line: Int?) -> BuildSettingError {
-            BuildSettingError(problem: problem, file: file, line: line, givenSettings: Array(Set(unconditional.keys).union(conditional.keys)).sorted())
+    mutating func read(_ url: URL, includedFrom: (file: String, line: Int, optional: Bool)?) throws(BuildSettingFailure) {
+        func fail(_ problem: BuildSettingFailure.Problem, _ file: String, _ line: Int?) -> BuildSettingFailure {
+            BuildSettingFailure(problem: problem, file: file, line: line, givenSettings: Array(Set(unconditional.keys).union(conditional.keys)).sorted())
         }
         let path = url.path
         if open.contains(path) {

@@ -23,7 +23,7 @@ enum BundleFolder {
     static func install(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL) throws -> (bundle: URL, executable: URL) {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             let missing = !FileManager.default.fileExists(atPath: executable.path)
-            throw AppGroupError.systemCall(operation: "execve", path: executable.path, errno: Errno(rawValue: missing ? ENOENT : EACCES))
+            throw SimulationError.container(AppGroupError.systemCall(operation: "execve", path: executable.path, errno: Errno(rawValue: missing ? ENOENT : EACCES)))
         }
         let info = target.infoPlistData
         let isExtension = InfoPlistBuilder.extensionPoint(of: target.kind) != nil
@@ -56,7 +56,7 @@ enum BundleFolder {
             try SandboxSystemCalls.replace(installed.path, with: staging.path)
         } catch {
             try? FileManager.default.removeItem(at: staging)
-            throw AppGroupError.systemCall(operation: "rename", path: installed.path, errno: error)
+            throw SimulationError.container(AppGroupError.systemCall(operation: "rename", path: installed.path, errno: error))
         }
         return (bundle, installed)
     }

@@ -19,7 +19,7 @@ public enum InfoPlist {
 /// An Info.plist that cannot be used: not a property list, not a dictionary, or a
 /// key that contradicts the target (a `CFBundleIdentifier` other than the
 /// target's bundle identifier).
-public struct InvalidInfoPlist: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InvalidInfoPlist: Sendable, Hashable, CustomStringConvertible {
     /// The file, or `dictionary` for one given in code.
     public let source: String
     /// The key at fault, or `(file)`.
@@ -66,7 +66,7 @@ enum InfoPlistBuilder {
         let (given, text, source) = try read(plist)
         let all = defaultSettings(name: name, kind: kind, entitlements: entitlements).adding(settings)
         guard case .dictionary(var info) = try PropertyListExpansion.expand(given, with: all, text: text, file: source) else {
-            throw InvalidInfoPlist(source: source, key: "(root)", problem: "the root is a \(given.kind), expected a dictionary")
+            throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: source, key: "(root)", problem: "the root is a \(given.kind), expected a dictionary"))
         }
         func setting(_ key: String) throws -> PropertyListTree { .string(try all.expand("$(\(key))", file: source, line: nil)) }
         let added: [(String, () throws -> PropertyListTree)] = [
@@ -85,7 +85,7 @@ enum InfoPlistBuilder {
             var nsExtension = PropertyListDictionary()
             if let existing = info["NSExtension"] {
                 guard case .dictionary(let dictionary) = existing else {
-                    throw InvalidInfoPlist(source: source, key: "NSExtension", problem: "is a \(existing.kind), expected a dictionary")
+                    throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: source, key: "NSExtension", problem: "is a \(existing.kind), expected a dictionary"))
                 }
                 nsExtension = dictionary
             }
@@ -101,12 +101,12 @@ enum InfoPlistBuilder {
     /// The Info.plist's identity must be the target's, and its executable one file name.
     private static func check(_ info: PropertyListDictionary, source: String, entitlements: Entitlements) throws {
         guard case .string(let identifier)? = info["CFBundleIdentifier"], identifier == entitlements.bundleIdentifier else {
-            throw InvalidInfoPlist(source: source, key: "CFBundleIdentifier",
-                                   problem: "is \(info["CFBundleIdentifier"].map { "\($0)" } ?? "missing"), not the target's bundle identifier \(entitlements.bundleIdentifier) (its entitlements' application-identifier); make them agree, as signing requires")
+            throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: source, key: "CFBundleIdentifier",
+                                   problem: "is \(info["CFBundleIdentifier"].map { "\($0)" } ?? "missing"), not the target's bundle identifier \(entitlements.bundleIdentifier) (its entitlements' application-identifier); make them agree, as signing requires"))
         }
         guard case .string(let executable)? = info["CFBundleExecutable"], !executable.isEmpty, executable != ".", executable != "..",
               !executable.contains("/"), !executable.contains("\0") else {
-            throw InvalidInfoPlist(source: source, key: "CFBundleExecutable", problem: "must be a file name (no '/'), the name of the target's executable")
+            throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: source, key: "CFBundleExecutable", problem: "must be a file name (no '/'), the name of the target's executable"))
         }
     }
 
@@ -120,20 +120,20 @@ enum InfoPlistBuilder {
             do {
                 data = try SandboxSystemCalls.readRegularFile(url.path, limit: 1 << 20)
             } catch {
-                throw InvalidInfoPlist(source: url.path, key: "(file)", problem: "cannot be read (\(error)); check the path (a relative path is resolved from the current directory)")
+                throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: url.path, key: "(file)", problem: "cannot be read (\(error)); check the path (a relative path is resolved from the current directory)"))
             }
             do {
                 return (try PropertyListCodec.read(data), data, url.path)
             } catch {
-                throw InvalidInfoPlist(source: url.path, key: "(file)", problem: "not a property list: \(error)")
+                throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: url.path, key: "(file)", problem: "not a property list: \(error)"))
             }
         case .dictionary(let dictionary):
             do {
                 let data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
                 return (try PropertyListCodec.read(data), data, "dictionary")
             } catch {
-                throw InvalidInfoPlist(source: "dictionary", key: "(root)",
-                                       problem: "holds a value a property list cannot (\(error)); use strings, numbers, booleans, dates, data, arrays and dictionaries")
+                throw SimulationError.invalidInfoPlist(InvalidInfoPlist(source: "dictionary", key: "(root)",
+                                       problem: "holds a value a property list cannot (\(error)); use strings, numbers, booleans, dates, data, arrays and dictionaries"))
             }
         }
     }

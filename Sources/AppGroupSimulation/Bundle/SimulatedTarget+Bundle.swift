@@ -32,30 +32,33 @@ extension SimulatedTarget {
     ///   - teamIdentifier: the Team ID that signs it.
     ///   - bundleIdentifier: its bundle identifier (the Info.plist's `CFBundleIdentifier` must agree).
     ///   - buildSettings: the build settings the files refer to.
-    /// - Throws: ``BuildSettingError`` naming the file, the line and the setting for a
-    ///   reference nobody defined; `AppGroupError.invalidEntitlements(source:key:problem:)`
-    ///   for a bad `.entitlements` file; ``InvalidInfoPlist`` for a bad Info.plist.
+    /// - Throws: ``SimulationError/buildSetting(_:)`` naming the file, the line and the
+    ///   setting for a reference nobody defined; ``SimulationError/container(_:)`` with
+    ///   `AppGroupError.invalidEntitlements(source:key:problem:)` for a bad `.entitlements`
+    ///   file; ``SimulationError/invalidInfoPlist(_:)`` for a bad Info.plist.
     public init(name: String, kind: Kind, entitlementsFile: URL?, infoPlist: InfoPlist? = nil,
                 teamIdentifier: String, bundleIdentifier: String, buildSettings: BuildSettings = [:]) throws {
-        let settings = try Self.settings(name: name, kind: kind, teamIdentifier: teamIdentifier,
-                                         bundleIdentifier: bundleIdentifier, given: buildSettings)
-        let entitlements: Entitlements
-        if let entitlementsFile {
-            entitlements = try Self.entitlements(from: entitlementsFile, settings: settings,
-                                                 teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
-        } else {
-            entitlements = try Entitlements(teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+        let entitlements = try SimulationError.passingUp {
+            let settings = try Self.settings(name: name, kind: kind, teamIdentifier: teamIdentifier,
+                                             bundleIdentifier: bundleIdentifier, given: buildSettings)
+            guard let entitlementsFile else {
+                return try Entitlements(teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+            }
+            return try Self.entitlements(from: entitlementsFile, settings: settings,
+                                         teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
         }
         try self.init(name: name, kind: kind, entitlements: entitlements, infoPlist: infoPlist, buildSettings: buildSettings)
     }
 
     /// A target with an identity built elsewhere and the bundle of `infoPlist`
     /// (see ``init(name:kind:entitlementsFile:infoPlist:teamIdentifier:bundleIdentifier:buildSettings:)``).
-    /// - Throws: ``BuildSettingError`` or ``InvalidInfoPlist``.
+    /// - Throws: ``SimulationError/buildSetting(_:)`` or ``SimulationError/invalidInfoPlist(_:)``.
     public init(name: String, kind: Kind, entitlements: Entitlements, infoPlist: InfoPlist?, buildSettings: BuildSettings = [:]) throws {
         self.init(name: name, kind: kind, entitlements: entitlements)
-        let tree = try InfoPlistBuilder.build(infoPlist, name: name, kind: kind, entitlements: entitlements, settings: buildSettings)
-        builtInfoPlist = try PropertyListCodec.write(tree, format: .xml)
+        builtInfoPlist = try SimulationError.passingUp {
+            let tree = try InfoPlistBuilder.build(infoPlist, name: name, kind: kind, entitlements: entitlements, settings: buildSettings)
+            return try PropertyListCodec.write(tree, format: .xml)
+        }
     }
 
     /// The Info.plist the target's bundle holds, as `Bundle.main.infoDictionary`

@@ -55,7 +55,7 @@ public struct DataContainer: Sendable, Hashable {
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
                 let link = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
                 guard isDirectory.boolValue, link == nil else {
-                    throw AppGroupError.unsafePath(path: url.path, problem: "expected a directory of the data container; remove what stands there")
+                    throw SimulationError.container(AppGroupError.unsafePath(path: url.path, problem: "expected a directory of the data container; remove what stands there"))
                 }
                 continue
             }
@@ -71,9 +71,9 @@ extension SimulatedTarget {
     /// first use: the URLs a spawned target sees as its home, Documents, Library
     /// and tmp. In-process code (``run(on:environment:_:)``) cannot have
     /// Foundation answer with them (see <doc:TheSandbox>): use these URLs there.
-    /// - Throws: `AppGroupError` when it cannot be made.
+    /// - Throws: ``SimulationError/container(_:)`` when it cannot be made.
     public func dataContainer(on device: SimulatedDevice) throws -> DataContainer {
-        try DataContainer.make(root: device.root, entitlements: entitlements)
+        try SimulationError.passingUp { try DataContainer.make(root: device.root, entitlements: entitlements) }
     }
 }
 

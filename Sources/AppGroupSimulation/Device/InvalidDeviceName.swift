@@ -1,5 +1,5 @@
 /// A device name that cannot prefix a directory name in the temporary directory.
-public struct InvalidDeviceName: Error, CustomStringConvertible, Sendable, Hashable {
+public struct InvalidDeviceName: CustomStringConvertible, Sendable, Hashable {
     /// The name given.
     public let name: String
     /// What is wrong with it.

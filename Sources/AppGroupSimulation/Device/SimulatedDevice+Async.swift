@@ -53,7 +53,7 @@ extension SimulatedDevice {
     /// try await device.run(built: "NotesShareHost", ["--url", "https://example.com"],
     ///                      as: notes.shareExtension).requireSuccess()
     /// ```
-    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` naming the target and this device when it is not built.
     public func run(built name: String, _ arguments: [String], as target: SimulatedTarget?,
                     environment extra: [String: String] = [:], timeout: TimeInterval = 60,
                     isolation: isolated (any Actor)? = #isolation) async throws -> ProcessOutcome {

@@ -54,16 +54,16 @@ public final class SimulatedDevice: Sendable {
     /// - Parameters:
     ///   - name: a prefix for the directory name, to recognise it.
     ///   - keepPolicy: what ``remove()`` does; nil reads `APPGROUP_KEEP_DEVICE`.
-    /// - Throws: ``InvalidDeviceName`` for a name that is not one short file name;
-    ///   ``InvalidKeepPolicy`` when `APPGROUP_KEEP_DEVICE` holds an unknown
+    /// - Throws: ``SimulationError/invalidDeviceName(_:)`` for a name that is not one short file name;
+    ///   ``SimulationError/invalidKeepPolicy(_:)`` when `APPGROUP_KEEP_DEVICE` holds an unknown
     ///   value; `AppGroupError` when the directory cannot be made.
     public init(name: String = "SimulatedDevice", keepPolicy: KeepPolicy? = nil) throws {
-        if let problem = InvalidDeviceName.problem(with: name) { throw InvalidDeviceName(name: name, problem: problem) }
+        if let problem = InvalidDeviceName.problem(with: name) { throw SimulationError.invalidDeviceName(InvalidDeviceName(name: name, problem: problem)) }
         self.keepPolicy = try keepPolicy ?? KeepPolicy()
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-XXXXXX").path
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else {
-            throw AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: .current)
+            throw SimulationError.container(AppGroupError.systemCall(operation: "mkdtemp", path: template, errno: .current))
         }
         let path = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         base = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
@@ -121,9 +121,12 @@ public final class SimulatedDevice: Sendable {
 
     /// Where `group`'s container is on this device, without any entitlement check
     /// (for a test's own inspection; nothing is created).
+    /// - Throws: ``SimulationError/container(_:)`` for an invalid group identifier.
     public func containerLocation(for group: String) throws -> URL {
-        ContainerResolver(root: root, entitlements: try Entitlements(applicationIdentifier: "TESTTEAM00.inspector"))
-            .containerLocation(for: try GroupIdentifier(group))
+        try SimulationError.passingUp {
+            ContainerResolver(root: root, entitlements: try Entitlements(applicationIdentifier: "TESTTEAM00.inspector"))
+                .containerLocation(for: try GroupIdentifier(group))
+        }
     }
 
     /// Writes `size` random bytes to a new file `name` in ``scratch`` (outside
@@ -195,7 +198,7 @@ public final class SimulatedDevice: Sendable {
     /// Runs the executable product `name` (built beside the test bundle) as
     /// `target` and waits for it. Blocks the calling thread: in async code use
     /// ``run(built:_:as:environment:timeout:isolation:)``.
-    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` naming the target and this device when it is not built.
     public func spawn(built name: String, _ arguments: [String], as target: SimulatedTarget?,
                       environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessOutcome {
         try spawn(builtExecutable(named: name, for: target), arguments, as: target, environment: extra, timeout: timeout)
@@ -211,7 +214,7 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Starts the executable product `name` (built beside the test bundle) as `target`.
-    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` naming the target and this device when it is not built.
     public func launch(built name: String, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:]) throws -> LaunchedProcess {
         try launch(builtExecutable(named: name, for: target), arguments, as: target, environment: extra)
@@ -223,7 +226,7 @@ public final class SimulatedDevice: Sendable {
         guard let url = Self.builtExecutable(named: name) else {
             let error = ExecutableNotBuilt(name: name, target: target, deviceDirectory: directory)
             recordFailure(error.description)
-            throw error
+            throw SimulationError.executableNotBuilt(error)
         }
         return url
     }
@@ -247,9 +250,9 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// ``builtExecutable(named:)``, or an error that says how to build it.
-    /// - Throws: ``ExecutableNotBuilt`` when `name` is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` when `name` is not built.
     public static func requireBuiltExecutable(named name: String) throws -> URL {
-        guard let url = builtExecutable(named: name) else { throw ExecutableNotBuilt(name: name) }
+        guard let url = builtExecutable(named: name) else { throw SimulationError.executableNotBuilt(ExecutableNotBuilt(name: name)) }
         return url
     }
 }

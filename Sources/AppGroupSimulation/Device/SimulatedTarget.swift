@@ -32,20 +32,23 @@ public struct SimulatedTarget: Sendable, Hashable {
     }
 
     /// A target built in code.
-    /// - Throws: `AppGroupError` for an invalid Team ID, bundle id or group.
+    /// - Throws: ``SimulationError/container(_:)`` for an invalid Team ID, bundle id or group.
     public init(name: String, kind: Kind, teamIdentifier: String, bundleIdentifier: String,
                 applicationGroups: [String] = [], keychainAccessGroups: [String] = []) throws {
         self.init(name: name, kind: kind,
-                  entitlements: try Entitlements(teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier,
-                                                 applicationGroups: applicationGroups, keychainAccessGroups: keychainAccessGroups))
+                  entitlements: try SimulationError.passingUp {
+                      try Entitlements(teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier,
+                                       applicationGroups: applicationGroups, keychainAccessGroups: keychainAccessGroups)
+                  })
     }
 
     /// A target whose identity comes from an Xcode `.entitlements` file.
-    /// - Throws: `AppGroupError.invalidEntitlements(source:key:problem:)` naming the file.
+    /// - Throws: ``SimulationError/container(_:)`` with `AppGroupError.invalidEntitlements(source:key:problem:)` naming the file.
     public init(name: String, kind: Kind, entitlementsFile: URL, teamIdentifier: String, bundleIdentifier: String) throws {
         self.init(name: name, kind: kind,
-                  entitlements: try Entitlements(contentsOf: entitlementsFile, teamIdentifier: teamIdentifier,
-                                                 bundleIdentifier: bundleIdentifier))
+                  entitlements: try SimulationError.passingUp {
+                      try Entitlements(contentsOf: entitlementsFile, teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
+                  })
     }
 }
 

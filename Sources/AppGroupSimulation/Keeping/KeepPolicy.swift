@@ -20,14 +20,14 @@ extension SimulatedDevice {
         public static let environmentKey = "APPGROUP_KEEP_DEVICE"
 
         /// The policy `environment` names.
-        /// - Throws: ``InvalidKeepPolicy`` for any other value, so that a typo
+        /// - Throws: ``SimulationError/invalidKeepPolicy(_:)`` for any other value, so that a typo
         ///   does not silently remove the device you meant to keep.
         public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
             guard let value = environment[Self.environmentKey], !value.isEmpty else {
                 self = .never
                 return
             }
-            guard let policy = KeepPolicy(rawValue: value) else { throw InvalidKeepPolicy(value: value) }
+            guard let policy = KeepPolicy(rawValue: value) else { throw SimulationError.invalidKeepPolicy(InvalidKeepPolicy(value: value)) }
             self = policy
         }
 
@@ -43,7 +43,7 @@ extension SimulatedDevice {
 }
 
 /// `APPGROUP_KEEP_DEVICE` holds a value that is not a ``SimulatedDevice/KeepPolicy``.
-public struct InvalidKeepPolicy: Error, CustomStringConvertible, Sendable, Hashable {
+public struct InvalidKeepPolicy: CustomStringConvertible, Sendable, Hashable {
     /// The value found.
     public let value: String
     public var description: String {

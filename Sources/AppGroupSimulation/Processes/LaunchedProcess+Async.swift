@@ -81,7 +81,7 @@ extension LaunchedProcess {
     }
 
     /// Waits for the complete output line `line`, or throws.
-    /// - Throws: ``ProcessFailure`` (``ProcessFailure/Reason/outputNotSeen(expected:timeout:outputSoFar:)``)
+    /// - Throws: ``SimulationError/processFailed(_:)`` (``ProcessFailure/Reason/outputNotSeen(expected:timeout:outputSoFar:)``)
     ///   naming the process, its target and identity, the device, and what it printed,
     ///   when the line does not come within `timeout` seconds; the device is marked failed.
     public func requireLine(_ line: String, timeout: TimeInterval = 30) async throws {
@@ -90,7 +90,7 @@ extension LaunchedProcess {
             let failure = ProcessFailure(reason: .outputNotSeen(expected: "the line \"\(line)\"", timeout: timeout, outputSoFar: out),
                                          label: label, standardError: err)
             LiveDevices.recordFailure(failure.description, onDeviceAt: label.deviceDirectory)
-            throw failure
+            throw SimulationError.processFailed(failure)
         }
     }
 

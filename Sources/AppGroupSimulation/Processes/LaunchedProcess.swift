@@ -145,7 +145,7 @@ public final class LaunchedProcess: @unchecked Sendable {
 
     /// Starts the executable product `name` built beside the test bundle (see
     /// ``SimulatedDevice/builtExecutable(named:)``) with exactly `environment`.
-    /// - Throws: ``ExecutableNotBuilt`` when it is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` when it is not built.
     public convenience init(built name: String, arguments: [String], environment: [String: String]) throws {
         try self.init(executable: SimulatedDevice.requireBuiltExecutable(named: name), arguments: arguments, environment: environment)
     }

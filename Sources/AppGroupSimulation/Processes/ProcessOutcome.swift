@@ -50,7 +50,7 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This outcome when the process succeeded.
-    /// - Throws: ``ProcessFailure`` naming the process, its target and identity,
+    /// - Throws: ``SimulationError/processFailed(_:)`` naming the process, its target and identity,
     ///   the device and how it ended. The device it ran on is marked failed
     ///   (``SimulatedDevice/hasFailed``), so `APPGROUP_KEEP_DEVICE=on-failure` keeps it.
     @discardableResult
@@ -58,7 +58,7 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
         guard succeeded else {
             let failure = ProcessFailure(reason: .ended(self), label: label, standardError: standardError)
             LiveDevices.recordFailure(failure.description, onDeviceAt: label.deviceDirectory)
-            throw failure
+            throw SimulationError.processFailed(failure)
         }
         return self
     }
@@ -68,7 +68,7 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
 /// (``ProcessOutcome/requireSuccess()``) or did not print what was awaited in time
 /// (``LaunchedProcess/requireLine(_:timeout:)``). Its description names the
 /// command, the target it ran as with its identity, and the device.
-public struct ProcessFailure: Error, CustomStringConvertible, Sendable {
+public struct ProcessFailure: CustomStringConvertible, Sendable {
     /// What went wrong.
     public enum Reason: Sendable, Hashable {
         /// It ended without success (non-zero status, a signal, or killed at its timeout).
@@ -119,7 +119,7 @@ public struct ProcessFailure: Error, CustomStringConvertible, Sendable {
 }
 
 /// The executable a test asked for by name is not among the built products.
-public struct ExecutableNotBuilt: Error, CustomStringConvertible, Sendable {
+public struct ExecutableNotBuilt: CustomStringConvertible, Sendable {
     /// The product name that was looked for.
     public let name: String
     /// The target it was to run as, when a device was asked to run it.

@@ -77,7 +77,7 @@ public struct SandboxProfile: Sendable, Hashable {
         do {
             ruleset = try SandboxSystemCalls.createRuleset(handling: handled)
         } catch {
-            throw SandboxError(operation: "landlock_create_ruleset", path: nil, errno: error)
+            throw SimulationError.sandbox(SandboxFailure(operation: "landlock_create_ruleset", path: nil, errno: error))
         }
         let reading: Access = [.execute, .readFile, .readDirectory]
         do {
@@ -97,7 +97,7 @@ public struct SandboxProfile: Sendable, Hashable {
         do {
             try SandboxSystemCalls.allow(rights, beneath: path, in: ruleset)
         } catch {
-            throw SandboxError(operation: "landlock_add_rule", path: path, errno: error)
+            throw SimulationError.sandbox(SandboxFailure(operation: "landlock_add_rule", path: path, errno: error))
         }
     }
 }
@@ -105,7 +105,7 @@ public struct SandboxProfile: Sendable, Hashable {
 /// A target's sandbox could not be set up or applied: the system call, the path
 /// and the errno. Launching it unenforced (``SandboxMode/unenforced``) works
 /// around it while it is looked into.
-public struct SandboxError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SandboxFailure: Sendable, Hashable, CustomStringConvertible {
     /// The system call that failed.
     public let operation: String
     /// The path it was given, if any.

@@ -22,10 +22,17 @@ extension SimulatedDevice {
     ///   - target: who it runs as; nil for no identity.
     ///   - extra: variables added to its environment, after the target's.
     ///   - sandbox: ``SandboxMode/enforced``, or ``SandboxMode/unenforced`` to debug.
-    /// - Throws: ``SandboxError`` when the sandbox cannot be set up or the program
-    ///   cannot be started; `AppGroupError` when its containers cannot be made.
+    /// - Throws: ``SimulationError/sandbox(_:)`` when the sandbox cannot be set up or
+    ///   the program cannot be started; ``SimulationError/container(_:)`` when its
+    ///   containers or its bundle cannot be made.
     public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
+        try SimulationError.passingUp { try launching(executable, arguments, as: target, environment: extra, sandbox: sandbox) }
+    }
+
+    /// ``launch(_:_:as:environment:sandbox:)``'s work, its errors not yet passed up.
+    private func launching(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                           environment extra: [String: String], sandbox: SandboxMode) throws -> LaunchedProcess {
         guard let target else {
             let label = ProcessLabel(executable: executable, arguments: arguments, target: nil,
                                      deviceDirectory: directory, explicitEnvironment: false)
@@ -84,7 +91,7 @@ extension SimulatedDevice {
                                                        ruleset: rules, restrictFlags: 0)
                 return (pid, nil)
             } catch let error as SandboxSystemCalls.SpawnFailure {
-                throw SandboxError(operation: error.step.rawValue, path: bundled.path, errno: error.errno)
+                throw SimulationError.sandbox(SandboxFailure(operation: error.step.rawValue, path: bundled.path, errno: error.errno))
             }
         }
         #endif
@@ -92,7 +99,7 @@ extension SimulatedDevice {
 
     /// ``launch(_:_:as:environment:sandbox:)`` of the executable product `name`
     /// built beside the test bundle.
-    /// - Throws: ``ExecutableNotBuilt`` naming the target and this device when it is not built.
+    /// - Throws: ``SimulationError/executableNotBuilt(_:)`` naming the target and this device when it is not built.
     public func launch(built name: String, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
         try launch(builtExecutable(named: name, for: target), arguments, as: target, environment: extra, sandbox: sandbox)

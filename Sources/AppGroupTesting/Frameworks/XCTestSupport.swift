@@ -21,7 +21,7 @@ extension XCTestCase {
     /// }
     /// ```
     /// - Parameter name: a prefix for the device's directory name.
-    /// - Throws: ``InvalidDeviceName`` for an unusable name; ``InvalidKeepPolicy``
+    /// - Throws: ``SimulationError/invalidDeviceName(_:)`` for an unusable name; ``SimulationError/invalidKeepPolicy(_:)``
     ///   for an unknown `APPGROUP_KEEP_DEVICE`; an error when the directory cannot be made.
     public func makeSimulatedDevice(name: String = "SimulatedDevice") throws -> SimulatedDevice {
         let verdict = TestVerdict(testName: self.name)

@@ -1,5 +1,6 @@
 import AppGroupTesting
 import Foundation
+import DeviceTestSupport
 import Testing
 
 /// Item 3: Xcode's build settings in .entitlements and Info.plist files.
@@ -53,7 +54,7 @@ import Testing
             _ = try SimulatedTarget(name: "Reader", kind: .app, entitlementsFile: file, teamIdentifier: "A1B2C3D4E5",
                                     bundleIdentifier: "com.example.reader", buildSettings: ["APP_GROUP_ID": "group.x"])
             Issue.record("an unknown setting was accepted")
-        } catch let error as BuildSettingError {
+        } catch SimulationError.buildSetting(let error) {
             #expect(error.problem == .undefinedSetting("APP_ID_IOS"))
             #expect(error.file == file.path)
             #expect(error.line == 7)
@@ -75,10 +76,10 @@ import Testing
             </dict>
             </plist>
             """)
-        let error = #expect(throws: BuildSettingError.self) {
+        let error = #expect(throws: SimulationError.self) {
             try SimulatedTarget(name: "Reader", kind: .app, entitlementsFile: nil, infoPlist: .file(plist), teamIdentifier: "A1B2C3D4E5",
                                 bundleIdentifier: "com.example.reader", buildSettings: ["APP_GROUP_ID": "group.x"])
-        }
+        }?.buildSetting
         #expect(error?.problem == .undefinedSetting("APP_ID_IOS") && error?.file == plist.path && error?.line == 6, "\(String(describing: error))")
         #expect(error?.givenSettings.contains("APP_GROUP_ID") == true && error?.givenSettings.contains("PRODUCT_BUNDLE_IDENTIFIER") == true)
     }
@@ -123,27 +124,27 @@ import Testing
     @Test func malformedXCConfigsAreTypedErrorsWithTheirLine() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = try write("Bad.xcconfig", "A = 1\nthis is not a setting\n")
-        let malformed = #expect(throws: BuildSettingError.self) { try BuildSettings(contentsOf: bad) }
+        let malformed = #expect(throws: SimulationError.self) { try BuildSettings(contentsOf: bad) }?.buildSetting
         #expect(malformed?.problem == .malformedLine("this is not a setting") && malformed?.file == bad.path && malformed?.line == 2)
         let missing = try write("Missing.xcconfig", "#include \"Nowhere.xcconfig\"\n")
         do {
             _ = try BuildSettings(contentsOf: missing)
             Issue.record("a missing #include was accepted")
-        } catch {
+        } catch SimulationError.buildSetting(let error) {
             #expect(error.file == missing.path && error.line == 1)
             guard case .unreadableInclude = error.problem else { Issue.record("\(error)"); return }
         }
         let loop = try write("Loop.xcconfig", "#include \"Loop.xcconfig\"\n")
-        #expect(throws: BuildSettingError.self) { try BuildSettings(contentsOf: loop) }
+        #expect(#expect(throws: SimulationError.self) { try BuildSettings(contentsOf: loop) }?.buildSetting != nil)
         let circle: BuildSettings = ["A": "$(B)", "B": "$(A)"]
-        #expect(throws: BuildSettingError.self) { try circle.expandedValue(of: "A") }
-        #expect(throws: BuildSettingError.self) { try circle.expand("$(A:nonsense)", file: "t", line: nil) }
-        #expect(throws: BuildSettingError.self) { try circle.expand("$(unterminated", file: "t", line: nil) }
+        #expect(#expect(throws: SimulationError.self) { try circle.expandedValue(of: "A") }?.buildSetting != nil)
+        #expect(#expect(throws: SimulationError.self) { try circle.expand("$(A:nonsense)", file: "t", line: nil) }?.buildSetting != nil)
+        #expect(#expect(throws: SimulationError.self) { try circle.expand("$(unterminated", file: "t", line: nil) }?.buildSetting != nil)
         // A bare $name (an NSExtensionActivationRule's $extensionItem) is left alone.
         #expect(try circle.expand("SUBQUERY(extensionItems, $extensionItem, TRUEPREDICATE)", file: "t", line: nil)
             == "SUBQUERY(extensionItems, $extensionItem, TRUEPREDICATE)")
         let fifo = directory.appendingPathComponent("fifo.xcconfig")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        #expect(throws: BuildSettingError.self) { try BuildSettings(contentsOf: fifo) }
+        #expect(#expect(throws: SimulationError.self) { try BuildSettings(contentsOf: fifo) }?.buildSetting != nil)
     }
 }

@@ -84,11 +84,11 @@ import TestSupport
     }
 
     @Test func anInfoPlistThatNamesAnotherBundleIsRefused() throws {
-        #expect(throws: InvalidInfoPlist.self) {
+        #expect(throws: SimulationError.self) {
             try SimulatedTarget(name: "Reader", kind: .app, entitlements: try Entitlements(teamIdentifier: ReaderTargets.team, bundleIdentifier: "com.example.reader"),
                                 infoPlist: .dictionary(["CFBundleIdentifier": "com.example.other"]))
         }
-        #expect(throws: InvalidInfoPlist.self) {
+        #expect(throws: SimulationError.self) {
             try SimulatedTarget(name: "Reader", kind: .app, entitlements: try Entitlements(teamIdentifier: ReaderTargets.team, bundleIdentifier: "com.example.reader"),
                                 infoPlist: .dictionary(["CFBundleExecutable": "../escape"]))
         }
@@ -103,7 +103,7 @@ import TestSupport
             do {
                 _ = try device.launch(missing, [], as: reader.app)
                 Issue.record("a missing executable was launched")
-            } catch let error as AppGroupError {
+            } catch SimulationError.container(let error) {
                 #expect(error == .systemCall(operation: "execve", path: missing.path, errno: Errno(rawValue: ENOENT)), "\(error)")
             }
             #expect(!FileManager.default.fileExists(atPath: device.directory.appendingPathComponent("Bundles").path))

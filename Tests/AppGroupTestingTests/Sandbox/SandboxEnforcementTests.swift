@@ -107,7 +107,7 @@ import TestSupport
             do {
                 try outcome.requireSuccess()
                 Issue.record("the write outside succeeded")
-            } catch let failure as ProcessFailure {
+            } catch SimulationError.processFailed(let failure) {
                 let report = failure.description
                 #expect(report.contains("as ReaderShare (share extension com.example.reader.share"), "\(report)")
                 #expect(report.contains("could not save \(outside.path)"), "\(report)")

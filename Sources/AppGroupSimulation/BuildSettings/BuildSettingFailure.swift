@@ -4,7 +4,7 @@ import Foundation
 /// Info.plist or an `.xcconfig` file names a setting nobody gave, or an
 /// `.xcconfig` file is malformed. The description names the file, the line, the
 /// setting, and the settings that were given.
-public struct BuildSettingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct BuildSettingFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Problem: Sendable, Hashable {
         /// `$(name)` or `${name}` names a setting that was not given.

@@ -1,0 +1,85 @@
+import AppGroupContainer
+import Foundation
+
+/// What the simulated device throws: one type for the module, each case carrying
+/// the details of one kind of failure, and the container's own errors passed up
+/// as ``container(_:)``.
+///
+/// Errors thrown by a test's own closures (the bodies of
+/// ``SimulatedTarget/run(on:environment:_:)`` or ``SimulatedDevice/with(name:_:)``)
+/// pass through unchanged: they are the test's, not the device's.
+///
+///     do {
+///         try device.spawn(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+///     } catch SimulationError.processFailed(let failure) {
+///         print(failure.standardError)
+///     }
+public enum SimulationError: Error, CustomStringConvertible, Sendable {
+    /// A launched process did not do what the test required of it.
+    case processFailed(ProcessFailure)
+    /// The executable a test asked for by name is not among the built products.
+    case executableNotBuilt(ExecutableNotBuilt)
+    /// A device name that cannot prefix a directory name.
+    case invalidDeviceName(InvalidDeviceName)
+    /// `APPGROUP_KEEP_DEVICE` holds a value that is not a keep policy.
+    case invalidKeepPolicy(InvalidKeepPolicy)
+    /// A target's Info.plist cannot be used.
+    case invalidInfoPlist(InvalidInfoPlist)
+    /// A build setting could not be expanded, or an `.xcconfig` file read.
+    case buildSetting(BuildSettingFailure)
+    /// A target's sandbox could not be set up or applied.
+    case sandbox(SandboxFailure)
+    /// The container layer failed below the device: resolving an identity,
+    /// creating a container or a data container, installing a bundle.
+    case container(AppGroupError)
+
+    public var description: String {
+        switch self {
+        case .processFailed(let failure): failure.description
+        case .executableNotBuilt(let missing): missing.description
+        case .invalidDeviceName(let name): name.description
+        case .invalidKeepPolicy(let policy): policy.description
+        case .invalidInfoPlist(let plist): plist.description
+        case .buildSetting(let setting): setting.description
+        case .sandbox(let sandbox): sandbox.description
+        case .container(let error): error.description
+        }
+    }
+}
+
+extension SimulationError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension SimulationError {
+    /// Runs `body`, the device's own work, passing up what it throws as a
+    /// ``SimulationError``: the device's errors as they are, the container's as
+    /// ``container(_:)``. Anything else is not the device's (a test's closure
+    /// threw it) and passes through unchanged.
+    static func passingUp<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw passedUp(error)
+        }
+    }
+
+    /// `error` as the device passes it up: the container's errors and the build
+    /// settings' (thrown typed inside the module) as cases, the rest unchanged.
+    static func passedUp(_ error: any Error) -> any Error {
+        switch error {
+        case let error as AppGroupError: SimulationError.container(error)
+        case let error as BuildSettingFailure: SimulationError.buildSetting(error)
+        default: error
+        }
+    }
+
+    /// ``passingUp(_:)`` for asynchronous work.
+    static func passingUp<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw passedUp(error)
+        }
+    }
+}
