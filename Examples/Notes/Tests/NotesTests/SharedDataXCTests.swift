@@ -18,6 +18,17 @@ final class SharedDataXCTests: XCTestCase {
         device = try makeSimulatedDevice(name: "Notes")
     }
 
+    func testTheExtensionReadsTheSessionTokenTheAppPublished() throws {
+        let none = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
+        XCTAssertEqual(none.outputLines, ["session none"])
+
+        for token in ["first-token", "second-token"] {
+            try device.spawn(built: "NotesApp", ["sign-in", token], as: notes.app).requireSuccess()
+            let read = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
+            XCTAssertEqual(read.outputLines, ["session \(token)"])
+        }
+    }
+
     func testATargetWithoutTheGroupFailsAsOnIOS() throws {
         // In-process: the answers the extension's own process gets.
         try notes.shareExtensionWithoutGroup.run(on: device) {
@@ -58,16 +69,5 @@ final class SharedDataXCTests: XCTestCase {
         let after = try device.spawn(built: "NotesWidget", ["timeline"], as: notes.widget).requireSuccess()
         XCTAssertEqual(after.outputLines, ["notes 4", "latest https://example.com/4",
                                            "latest https://example.com/3", "latest https://example.com/2"])
-    }
-
-    func testTheExtensionReadsTheSessionTokenTheAppPublished() throws {
-        let none = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
-        XCTAssertEqual(none.outputLines, ["session none"])
-
-        for token in ["first-token", "second-token"] {
-            try device.spawn(built: "NotesApp", ["sign-in", token], as: notes.app).requireSuccess()
-            let read = try device.spawn(built: "NotesShareExtension", ["session"], as: notes.shareExtension).requireSuccess()
-            XCTAssertEqual(read.outputLines, ["session \(token)"])
-        }
     }
 }
