@@ -7,7 +7,7 @@ import XCTest
 
 final class FirstXCTests: XCTestCase {
     func testTheAppReceivesTheShare() throws {
-        try XCTSkipUnless(NotesTargets.canRun, NotesTargets.whyNot)
+        guard NotesTargets.canRun else { throw XCTSkip(NotesTargets.whyNot) }
         let notes = try NotesTargets()                       // the targets, from their .entitlements files
         let device = try makeSimulatedDevice(name: "Notes")  // ends with the test, kept if it failed
         try device.spawn(built: "NotesShareExtension", ["share", "https://example.com"],
@@ -20,7 +20,7 @@ final class FirstXCTests: XCTestCase {
 /// The XCTest form of a test that needs the kernel's sandbox, as TheSandbox article shows it.
 final class SandboxXCTests: XCTestCase {
     func testTheExtensionCannotReadTheAppsDraft() throws {
-        try XCTSkipUnless(NotesTargets.canRun, NotesTargets.whyNot)
+        guard NotesTargets.canRun else { throw XCTSkip(NotesTargets.whyNot) }
         try requireSandbox(.skip)   // unenforced, the extension would read the draft
         let notes = try NotesTargets()
         let device = try makeSimulatedDevice(name: "Notes")

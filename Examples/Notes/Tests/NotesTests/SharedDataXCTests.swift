@@ -13,7 +13,7 @@ final class SharedDataXCTests: XCTestCase {
     private var device: SimulatedDevice!
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(NotesTargets.canRun, NotesTargets.whyNot)
+        guard NotesTargets.canRun else { throw XCTSkip(NotesTargets.whyNot) }
         notes = try NotesTargets()
         device = try makeSimulatedDevice(name: "Notes")
     }
