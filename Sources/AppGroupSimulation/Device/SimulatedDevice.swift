@@ -235,6 +235,7 @@ public final class SimulatedDevice: Sendable {
             recordFailure(error.description)
             throw error
         }
+        Self.reportIfStale(url)
         return url
     }
 
