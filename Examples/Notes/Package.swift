@@ -1,40 +1,34 @@
 // swift-tools-version:6.0
 import PackageDescription
-
+// snippet.hide
 // The shared code of an iOS app with a share extension and a widget, tested on
-// Linux with AppGroupContainer. Copy this folder and rename: see
-// Sources/AppGroupTesting/AppGroupTesting.docc/TestingYourOwnTargets.md in the
-// AppGroupContainer package for the walk-through.
+// Linux with AppGroupContainer: the setup README.md's "Add it to your package"
+// shows (.ci/docs checks that README's manifest declares these targets with these
+// dependencies and conditions). The TestingYourOwnTargets article walks through it.
+// snippet.show
+
 let package = Package(
     name: "Notes",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // Your own package uses the released one instead:
-        //     .package(url: "<the AppGroupContainer repository>", from: "0.1.0")
-        // or, until it is hosted, the path of your checkout, keeping `name:`:
-        //     .package(name: "AppGroupContainer", path: "/path/to/AppGroupContainer")
-        // `name:` pins the identity that `package:` refers to below; a path
-        // dependency's identity is otherwise its folder name, which changes with
-        // where the repository is cloned.
+        // Until the package is hosted, a checkout's path. `name:` fixes the identity that
+        // `package:` names below (a path's identity is otherwise its folder's name).
         .package(name: "AppGroupContainer", path: "../.."),
     ],
     targets: [
-        // The App Group logic every target shares, written against Apple's API.
+        // The App Group code every target shares, written against Apple's API. On Apple's
+        // platforms Apple's Foundation answers it, so the package is needed on Linux only.
         .target(name: "NotesShared", dependencies: [
-            // On Apple's platforms Foundation and Security answer themselves: the
-            // package's stand-ins are needed (and imported) on Linux only.
             .product(name: "AppGroupContainer", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
             .product(name: "SharedDefaults", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
         ]),
-        // One host executable per target of the app: tests start them as that target.
-        // Each folder keeps the target's `.entitlements` and Info.plist files, as Xcode
-        // does; both use the build settings of Config/Notes.xcconfig.
+        // One host executable per target, which the tests run as that target; its folder
+        // keeps the target's .entitlements and Info.plist (Config/Notes.xcconfig expands them).
         .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesShareExtension", dependencies: ["NotesShared"], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements", "Info.plist"]),
-        // Swift Testing and XCTest tests, with real processes. Depending on the
-        // host executables makes `swift build --build-tests` build them beside the
-        // test bundle, where SimulatedDevice.builtExecutable(named:) finds them.
+        // The tests run the hosts, never import them: depending on them makes every build
+        // of the tests (`swift test`, `swift build --build-tests`) build them too.
         .testTarget(name: "NotesTests", dependencies: [
             "NotesShared", "NotesApp", "NotesShareExtension", "NotesWidget",
             .product(name: "AppGroupTesting", package: "AppGroupContainer"),
@@ -43,12 +37,12 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// On Linux, `import Security` (and `import LocalAuthentication`, if your code
-// uses LAContext: add it the same way) is the package's module of that name.
-// The manifest is compiled for the host, so on macOS these products are not
-// asked for and Apple's frameworks are imported instead.
+// `import Security` and `import LocalAuthentication` are Apple's frameworks on Apple's
+// platforms and the package's modules on Linux, whose manifest declares these products
+// on Linux only: ask for them under the same condition.
 #if os(Linux)
-package.targets.first(where: { $0.name == "NotesShared" })?.dependencies += [
+package.targets.first { $0.name == "NotesShared" }?.dependencies += [
     .product(name: "Security", package: "AppGroupContainer"),
+    .product(name: "LocalAuthentication", package: "AppGroupContainer"),
 ]
 #endif

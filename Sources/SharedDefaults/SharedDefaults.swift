@@ -110,7 +110,7 @@ public final class SharedDefaults: @unchecked Sendable {
         if let reason = location.privateBecause {
             Diagnostics.warn("\(call): \(reason) Until then this suite is private to "
                              + "\(resolver.entitlements.bundleIdentifier) (\(location.fileURL.path)): no other target reads what it writes, "
-                             + "and it reads nothing they write, as on iOS.")
+                             + "and it reads nothing they write, as on iOS.", kind: .privateSuite)
         }
         return location
     }

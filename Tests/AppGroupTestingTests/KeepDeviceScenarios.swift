@@ -13,6 +13,8 @@ enum KeepDeviceScenario {
     static let environmentKey = "APPGROUP_TESTING_SCENARIO"
     /// `fail`, `pass`, `throw-in-with`, or nil in a normal run.
     static var current: String? { ProcessInfo.processInfo.environment[environmentKey] }
+    /// Why a scenario is skipped in an ordinary run: it fails (or throws) on purpose.
+    static let onlyAsAChild: Comment = "a scenario that fails on purpose: runs only as a child of KeepDeviceTests, which checks its device was kept"
 
     /// Makes a container with a file in it, so that a kept device has something to inspect.
     static func populate(_ device: SimulatedDevice) throws {
@@ -26,7 +28,7 @@ enum KeepDeviceScenario {
 #if compiler(>=6.2) // the trait needs Swift Testing's issue handling (6.2)
 @Suite(.simulatedDevices) struct KeepDeviceSwiftTestingScenario {
     /// A plain `#expect` failure (nothing thrown): only the trait can see it.
-    @Test(.enabled(if: KeepDeviceScenario.current == "fail" || KeepDeviceScenario.current == "pass"))
+    @Test(.enabled(if: KeepDeviceScenario.current == "fail" || KeepDeviceScenario.current == "pass", KeepDeviceScenario.onlyAsAChild))
     func expectationScenario() throws {
         let device = try SimulatedDevice(name: "KeepScenario")
         defer { device.remove() }
@@ -41,7 +43,7 @@ enum KeepDeviceScenario {
 @Suite struct KeepDeviceWithoutTraitScenario {
     struct Planned: Error {}
 
-    @Test(.enabled(if: KeepDeviceScenario.current == "throw-in-with"))
+    @Test(.enabled(if: KeepDeviceScenario.current == "throw-in-with", KeepDeviceScenario.onlyAsAChild))
     func throwingBodyScenario() throws {
         try SimulatedDevice.with(name: "KeepScenario") { device in
             try KeepDeviceScenario.populate(device)
@@ -52,7 +54,10 @@ enum KeepDeviceScenario {
 
 final class KeepDeviceXCTestScenario: XCTestCase {
     func testFailingScenario() throws {
-        try XCTSkipUnless(KeepDeviceScenario.current == "fail" || KeepDeviceScenario.current == "pass", "runs only as a child of KeepDeviceTests")
+        // XCTSkipUnless would print "required false value but got true" before the reason.
+        guard KeepDeviceScenario.current == "fail" || KeepDeviceScenario.current == "pass" else {
+            throw XCTSkip(KeepDeviceScenario.onlyAsAChild.rawValue)
+        }
         let device = try makeSimulatedDevice(name: "KeepScenario")
         try KeepDeviceScenario.populate(device)
         XCTAssertEqual(KeepDeviceScenario.current, "pass", "this scenario fails on purpose")

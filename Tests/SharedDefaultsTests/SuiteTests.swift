@@ -360,7 +360,7 @@ struct ValueTests {
     }
 
     @Test("the file is a binary property list that Python's plistlib reads", .tags(.multiprocess, .python),
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs /usr/bin/python3 (.ci/run installs it)"))
     func pythonReadsTheSuite() throws {
         let device = try Device()
         let defaults = try device.defaults()

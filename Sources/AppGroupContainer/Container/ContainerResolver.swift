@@ -125,7 +125,8 @@ public struct ContainerResolver: Sendable {
         do {
             return try requireContainerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
         } catch {
-            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)")
+            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)",
+                             kind: Diagnostics.kind(of: error))
             return nil
         }
     }
@@ -215,7 +216,8 @@ extension FileManager {
         do {
             return try ContainerResolver.current().containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier)
         } catch {
-            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)")
+            Diagnostics.warn("containerURL(forSecurityApplicationGroupIdentifier: \"\(groupIdentifier)\") returned nil: \(error)",
+                             kind: Diagnostics.kind(of: error))
             return nil
         }
     }

@@ -116,7 +116,9 @@ public final class SimulatedDevice: Sendable {
     /// The identity scope of `target` on this device: its entitlements, this
     /// device's root, and `environment` (for example `APP_GROUP_KEYCHAIN_DEVICE`).
     public func scope(for target: SimulatedTarget, environment: [String: String] = [:]) -> IdentityScope {
-        IdentityScope(entitlements: target.entitlements, root: root, environment: environment)
+        // The target's name, for the diagnostics' "who speaks" (Diagnostics.speaker).
+        IdentityScope(entitlements: target.entitlements, root: root,
+                      environment: [Diagnostics.targetNameKey: target.name].merging(environment) { $1 })
     }
 
     /// Where `group`'s container is on this device, without any entitlement check
@@ -162,7 +164,9 @@ public final class SimulatedDevice: Sendable {
     /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
-        environment(identity: target?.entitlements, extra: extra)
+        var named = [String: String]()
+        if let target { named[Diagnostics.targetNameKey] = target.name }
+        return environment(identity: target?.entitlements, extra: named.merging(extra) { $1 })
     }
 
     /// The environment that makes a child process act as `identity` (nil: no
@@ -174,8 +178,14 @@ public final class SimulatedDevice: Sendable {
                     Entitlements.EnvironmentKey.bundleIdentifier] {
             environment.removeValue(forKey: key)
         }
+        environment.removeValue(forKey: Diagnostics.targetNameKey)
         if let identity { environment.merge(identity.environment) { $1 } }
         environment[ContainerResolver.rootEnvironmentKey] = root.path
+        // What the calling test silenced (Diagnostics.silencing), the child silences too.
+        let quiet = Diagnostics.silencedKinds
+        if !quiet.isEmpty, environment[Diagnostics.quietKey] != "1" {
+            environment[Diagnostics.quietKey] = quiet.map(\.rawValue).sorted().joined(separator: ",")
+        }
         environment.merge(extra) { $1 }
         return environment
     }
@@ -228,6 +238,7 @@ public final class SimulatedDevice: Sendable {
             recordFailure(error.description)
             throw SimulationError.executableNotBuilt(error)
         }
+        Self.reportIfStale(url)
         return url
     }
 

@@ -16,6 +16,23 @@ struct SharingTests {
         notes = try NotesTargets()
     }
 
+    @Test func sharesMadeWhileTheAppIsNotRunningWaitForItsLaunch() async throws {
+        try await SimulatedDevice.with(name: "Notes") { device in
+            // The second share must not replace the first; the same URL shared twice is two shares.
+            let urls = ["https://example.com/first", "https://example.com/caf%C3%A9?q=a%20b#part", "https://example.com/first"]
+            for url in urls {
+                try await device.run(built: "NotesShareExtension", ["share", url], as: notes.shareExtension).requireSuccess()
+            }
+
+            let launch = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+            #expect(launch.outputLines == urls.map { "received \($0)" } + ["notes 3", "last shared \(urls[2])"])
+
+            // Received once: the next launch finds nothing new and keeps the notes.
+            let again = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+            #expect(again.outputLines == ["notes 3", "last shared \(urls[2])"])
+        }
+    }
+
     @Test func theRunningAppReceivesSharesAsTheyArrive() async throws {
         try await SimulatedDevice.with(name: "Notes") { device in
             let urls = (1...4).map { "https://example.com/article/\($0)" }
@@ -35,23 +52,6 @@ struct SharingTests {
             let end = try await app.outcome(timeout: 30).requireSuccess()
             #expect(Set(end.outputLines) == Set(["ready"] + urls.map { "received \($0)" }))
             #expect(end.outputLines.count == urls.count + 1)
-        }
-    }
-
-    @Test func sharesMadeWhileTheAppIsNotRunningWaitForItsLaunch() async throws {
-        try await SimulatedDevice.with(name: "Notes") { device in
-            // The second share must not replace the first; the same URL shared twice is two shares.
-            let urls = ["https://example.com/first", "https://example.com/caf%C3%A9?q=a%20b#part", "https://example.com/first"]
-            for url in urls {
-                try await device.run(built: "NotesShareExtension", ["share", url], as: notes.shareExtension).requireSuccess()
-            }
-
-            let launch = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
-            #expect(launch.outputLines == urls.map { "received \($0)" } + ["notes 3", "last shared \(urls[2])"])
-
-            // Received once: the next launch finds nothing new and keeps the notes.
-            let again = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
-            #expect(again.outputLines == ["notes 3", "last shared \(urls[2])"])
         }
     }
 
