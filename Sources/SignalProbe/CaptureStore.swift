@@ -1,3 +1,6 @@
+// Linux only: on Darwin these names are Apple's own and would reach the real
+// group containers and notify center (DarwinGuaranteeTests).
+#if !canImport(Darwin)
 import Foundation
 import AppGroupContainer // on iOS: nothing more than Foundation
 
@@ -45,3 +48,4 @@ struct CaptureStore {
         }
     }
 }
+#endif

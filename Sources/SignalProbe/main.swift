@@ -17,6 +17,9 @@ import ProbeSupport
 //   notify-post --name N                         notify_post: "status <s>"
 // Darwin-center commands use the root in APP_GROUP_CONTAINERS_ROOT, as a launched target does.
 
+#if canImport(Darwin)
+fail("SignalProbe runs on Linux only: on Darwin its commands would reach Apple's real group containers and notify center")
+#else
 let arguments = CommandLine.arguments
 guard arguments.count > 1 else { fail("usage: SignalProbe <command> [--option value]...") }
 
@@ -77,3 +80,4 @@ case "notify-post":
 default:
     fail("unknown command \(arguments[1])")
 }
+#endif

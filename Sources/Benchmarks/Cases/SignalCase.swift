@@ -13,14 +13,17 @@ func signalCase(_ run: BenchmarkRun) throws -> CaseResult {
     let pongs = DispatchSemaphore(value: 0)
     let observation = table.observe("pong") { pongs.signal() }
     let rounds = run.count(1000)
-    let child = try run.spawnSelf(["child", "signal-echo", "--root", root.path, "--count", String(rounds + 1)])
+    let child = try run.spawnSelf(["child", "signal-echo", "--root", root.path])
     // The child is ready when it answers: ping until it does.
     var ready = false
     for _ in 0..<500 where !ready {
         table.post("ping")
         ready = pongs.wait(timeout: .now() + 0.02) == .success
     }
-    guard ready else { throw BenchmarkError.usage("signal-echo child never answered") }
+    guard ready else {
+        table.post("echo.stop")
+        throw BenchmarkError.usage("signal-echo child never answered")
+    }
     while pongs.wait(timeout: .now() + 0.05) == .success {} // late answers of the warm-up
     var halves: [UInt64] = []
     for _ in 0..<rounds {
@@ -30,7 +33,9 @@ func signalCase(_ run: BenchmarkRun) throws -> CaseResult {
         halves.append((now() - start) / 2)
     }
     observation.cancel()
-    child.terminate()
+    // Asked to stop by a post, not SIGTERM: a child started by a test runner may
+    // inherit a mask that blocks it.
+    table.post("echo.stop")
     _ = try? run.wait(child)
     var latency = Sample(name: "post to delivery in another process (half a round trip), \(rounds) rounds", nanoseconds: halves)
     latency.extra["delivered"] = Double(halves.count)
@@ -54,16 +59,14 @@ func signalCase(_ run: BenchmarkRun) throws -> CaseResult {
     return result
 }
 
-/// Child role: `signal-echo --root R --count N`: posts "pong" after each delivery
-/// of "ping", N times, then exits.
+/// Child role: `signal-echo --root R`: posts "pong" after each delivery of "ping",
+/// until "echo.stop" is posted (or two minutes pass).
 func signalEchoChild(_ options: Options) throws {
     let table = try SignalTable.forDevice(root: ContainerRoot(try BenchIdentity.root(options)))
     let done = DispatchSemaphore(value: 0)
-    let remaining = LockedBox(try options.int("count") + 500)
-    let observation = table.observe("ping") {
-        table.post("pong")
-        if remaining.withLock({ $0 -= 1; return $0 }) <= 0 { done.signal() }
-    }
-    _ = done.wait(timeout: .now() + 600)
-    observation.cancel()
+    let echo = table.observe("ping") { table.post("pong") }
+    let stop = table.observe("echo.stop") { done.signal() }
+    _ = done.wait(timeout: .now() + 120)
+    echo.cancel()
+    stop.cancel()
 }
