@@ -38,8 +38,9 @@ let package = Package(
         .target(name: "AppGroupSystem", dependencies: ["CAppGroupSys"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
         // Coordination/README.md: the design note on the coordinator's fast paths and held locks;
-        // CoreFoundationNames/README.md: why Core Foundation's names are declared in this module.
-        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "CoreFoundationNames/README.md"],
+        // CoreFoundationNames/README.md: why Core Foundation's names are declared in this module;
+        // Signals/README.md: the design note of the one cross-process signal.
+        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "CoreFoundationNames/README.md", "Signals/README.md"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
         .target(name: "ShareInbox", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
@@ -70,6 +71,9 @@ let package = Package(
         .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // A target's process for the sandbox tests: reads, writes and reports what Foundation answers.
         .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation"]),
+        // Posts and observes signals for the signal tests, and runs the two public shapes
+        // (a Darwin notification wrapper, a capture store) as an app and an extension.
+        .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "ProbeSupport"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
@@ -95,7 +99,7 @@ let package = Package(
         // Containers, identity, coordination, NSFileCoordinator; and in EveryStore/ the tests
         // that cross every store built on them at once (crash, soak, faults, hostile input,
         // links, modes), whose guarantees the Reliability article of this module states.
-        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe", "AppGroupSystem",
+        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe", "AppGroupSystem", "SignalProbe",
                                                                    "SharedDefaults", "ShareInbox", "SharedKeychain", "ReliabilityProbe",
                                                                    "TestSupport", "DeviceTestSupport"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "DefaultsProbe",

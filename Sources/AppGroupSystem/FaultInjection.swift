@@ -24,6 +24,8 @@ package enum FaultInjection {
         case pipe, fcntl, poll, inotify_init1, inotify_add_watch, kill
         /// `agc_lock` taking a lock; ``unlock`` is its release.
         case lock, unlock
+        /// The shared signal table: mapping it, sizing it, and the futex sleep and wake.
+        case mmap, ftruncate, futex
     }
 
     /// Decides, per call and path, an errno to fail with (nil: make the real call).

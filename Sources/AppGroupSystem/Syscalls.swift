@@ -373,3 +373,38 @@ func system_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, 
     return pread(fd, buffer, count, offset)
 }
 
+
+/// mmap(2) of a whole file, shared, readable and writable.
+func system_mmap_shared(_ fd: Int32, _ length: Int, path: String) -> UnsafeMutableRawPointer? {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.mmap, path) { return injected(code, MAP_FAILED) }
+    #endif
+    return mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+}
+
+/// munmap(2).
+func system_munmap(_ address: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
+    munmap(address, length)
+}
+
+/// ftruncate(2).
+func system_ftruncate(_ fd: Int32, _ length: off_t, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.ftruncate, path) { return injected(code, -1) }
+    #endif
+    return ftruncate(fd, length)
+}
+
+/// futex(FUTEX_WAIT) on a word of a shared mapping (agc_futex_wait).
+func system_futex_wait(_ word: UnsafeMutablePointer<UInt32>, _ expected: UInt32, _ nanoseconds: Int64) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.futex, "") { return injected(code, -1) }
+    #endif
+    return agc_futex_wait(word, expected, nanoseconds)
+}
+
+/// futex(FUTEX_WAKE) on a word of a shared mapping (agc_futex_wake). Not
+/// intercepted: a post's hot path, and a wake cannot fail on a valid mapping.
+func system_futex_wake(_ word: UnsafeMutablePointer<UInt32>, _ count: Int32) -> Int32 {
+    agc_futex_wake(word, count)
+}

@@ -30,6 +30,24 @@ struct UserDefaultsProcessTests {
         #expect(SimulatedDevice.files(under: device.foundationPreferences).isEmpty, "Foundation's own preferences were written")
     }
 
+    @Test("didChangeNotification stays in-process, as Apple documents, while observation of the suite hears the other process")
+    func didChangeNotificationStaysInProcess() throws {
+        let device = try Device()
+        let defaults = try #require(UserDefaults(suiteName: Device.group, resolver: device.resolver(device.app)))
+        let posted = Counter()
+        let token = NotificationCenter.default.addObserver(forName: Foundation.UserDefaults.didChangeNotification, object: nil, queue: nil) { _ in
+            posted.add()
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let heard = Counter()
+        let observation = try device.defaults().addObserver(forKey: "theme") { _ in heard.add() }
+        defer { observation.cancel() }
+        #expect(try run(device, ["ud-set", "--suite", Device.group, "--key", "theme", "--value", "dark"], as: device.share).output == "done")
+        #expect(eventually(seconds: 30) { heard.value >= 1 }, "the observer of the suite never heard the other process's change")
+        #expect(defaults.string(forKey: "theme") == "dark")
+        #expect(posted.value == 0, "didChangeNotification was posted for another process's change")
+    }
+
     @Test("UserDefaults.standard persists, is shared by processes of one target, and is private to it")
     func standardSuite() throws {
         let device = try Device()

@@ -14,8 +14,9 @@ import AppGroupSystem
 /// one per line: `<writer> <sequence> <presenter> <kind> <path> [<new path>]`,
 /// where `writer` is a random token of the writing process, `presenter` the
 /// presenter of the writing coordinator (0 for none; it is not told of its own
-/// change), and the paths are percent-encoded. Presenting processes watch the tree
-/// with inotify (``DirectoryWatcher``) and read the records they have not seen.
+/// change), and the paths are percent-encoded. The writer then posts
+/// `coordination.<H>.changes` on the device's signal table (``SignalTable``);
+/// presenting processes observe that name and read the records they have not seen.
 /// Uncoordinated writes never touch a signal file, so they are not reported, as on
 /// Apple platforms. The file is read and written under its own advisory lock,
 /// waited for at most ``lockPatience`` seconds.
@@ -143,19 +144,21 @@ enum ChangeSignal {
         while true {
             // Directories above the item and still below its device root share its
             // tree: their keys are prefixes of its key, with no search.
-            let signal: String?
+            var place: (tree: CoordinationTree, key: String)?
             if let known, current.utf8.count > known.root.utf8.count + 1 {
-                let key = String(decoding: current.utf8.dropFirst(known.root.utf8.count + 1), as: UTF8.self)
-                signal = known.tree.filePath(forKey: key, suffix: ".changes")
+                place = (known.tree, String(decoding: current.utf8.dropFirst(known.root.utf8.count + 1), as: UTF8.self))
             } else if let (tree, key) = location(ofItemPath: current) {
                 if let root = tree.root { known = (tree, root) }
-                signal = tree.filePath(forKey: key, suffix: ".changes")
-            } else {
-                signal = nil
+                place = (tree, key)
             }
-            if let signal {
+            if let place {
+                let signal = place.tree.filePath(forKey: place.key, suffix: ".changes")
                 do {
-                    try append(record, to: signal)
+                    if try append(record, to: signal) {
+                        // The record is the payload; the post wakes the presenting
+                        // processes (Signals/README.md).
+                        try SignalTable.forTree(place.tree).post(signalName(ofFile: signal))
+                    }
                 } catch {
                     Diagnostics.warn("NSFileCoordinator: presenters of \(AppGroupError.quote(current)) in other processes were not told of a change: \(error)")
                 }
@@ -163,6 +166,12 @@ enum ChangeSignal {
             guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
             current = String(current[..<slash])
         }
+    }
+
+    /// The name posted on the device's signal table after a record is appended to
+    /// the signal file at `path`: `coordination.<H>.changes`.
+    static func signalName(ofFile path: String) -> String {
+        "coordination." + (path.split(separator: "/").last.map(String.init) ?? path)
     }
 
     /// The records in the signal file at `path`; nil when it cannot be read (then
@@ -179,12 +188,13 @@ enum ChangeSignal {
         }
     }
 
-    private static func append(_ record: Record, to path: String) throws(AppGroupError) {
+    /// Appends `record`; false when there is no signal file (nobody presents the item).
+    private static func append(_ record: Record, to path: String) throws(AppGroupError) -> Bool {
         let fd: Int32
         do {
             fd = try SystemCalls.open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK)
         } catch .call(_, _, let code) where code == .ENOENT || code == .ENOTDIR || code == .EACCES {
-            return // nobody presents this item (or it cannot be presented from here)
+            return false // nobody presents this item (or it cannot be presented from here)
         } catch {
             throw AppGroupError(error)
         }
@@ -199,6 +209,7 @@ enum ChangeSignal {
         // Rewritten in place; newlines pad over whatever a longer old text left.
         if bytes.count < old.count { bytes.append(Data(repeating: UInt8(ascii: "\n"), count: old.count - bytes.count)) }
         try fromSystem(SystemCalls.writeAll(fd, bytes, at: 0, path: path))
+        return true
     }
 
     /// Why a signal file with status `st` must not be used; nil when it may.

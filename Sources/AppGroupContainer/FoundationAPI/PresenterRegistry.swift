@@ -9,12 +9,12 @@ struct Handoff<Value>: @unchecked Sendable {
 }
 
 /// The process's registered file presenters (``NSFileCoordinator/filePresenters``)
-/// and the watchers that bring them the change signals of other processes
-/// (``ChangeSignal``).
+/// and the observations that bring them the change signals of other processes
+/// (``ChangeSignal``, posted on the device's ``SignalTable``).
 ///
 /// Presenters are held strongly until removed, as Apple's coordinator holds them.
-/// One ``DirectoryWatcher`` serves every presenter whose item is in the same
-/// directory; it stops with the last of them.
+/// One observation serves every presenter of the same item (the same signal
+/// file); it stops with the last of them.
 final class PresenterRegistry: @unchecked Sendable {
     static let shared = PresenterRegistry()
 
@@ -29,7 +29,7 @@ final class PresenterRegistry: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [Entry] = []
-    private var watchers: [String: (watcher: DirectoryWatcher, users: Int)] = [:]
+    private var watchers: [String: (watcher: SignalObservation, users: Int)] = [:]
     /// The record ids last seen in each watched signal file.
     private var seen: [String: Set<String>] = [:]
 
@@ -104,18 +104,19 @@ final class PresenterRegistry: @unchecked Sendable {
         do {
             // The signal file first: it makes the coordination tree the watcher watches.
             try ChangeSignal.create(forItemPath: itemPath)
-            if watchers[directory] == nil {
-                let watcher = try DirectoryWatcher(directory: URL(fileURLWithPath: directory)) { [weak self] names in
-                    self?.changed(names, in: directory)
+            if watchers[signal] == nil {
+                let name = String(signal[signal.index(after: slash)...])
+                let observation = try SignalTable.forItem(itemPath).observe(ChangeSignal.signalName(ofFile: signal)) { [weak self] in
+                    self?.changed([name], in: directory)
                 }
-                watchers[directory] = (watcher, 0)
+                watchers[signal] = (observation, 0)
             }
         } catch {
             Diagnostics.warn("NSFileCoordinator.addFilePresenter: changes made to \(AppGroupError.quote(itemPath)) by other processes will not be reported to this presenter: \(error)")
-            if watchers[directory]?.users == 0 { watchers[directory]?.watcher.cancel(); watchers[directory] = nil }
+            if watchers[signal]?.users == 0 { watchers[signal]?.watcher.cancel(); watchers[signal] = nil }
             return
         }
-        watchers[directory]?.users += 1
+        watchers[signal]?.users += 1
         // Records already there are history: only later ones are news.
         if seen[signal] == nil { seen[signal] = Set((ChangeSignal.records(at: signal) ?? []).map(\.id)) }
         entry.signalPath = signal
@@ -123,21 +124,21 @@ final class PresenterRegistry: @unchecked Sendable {
     }
 
     private func unwatch(_ entry: Entry) {
-        guard let directory = entry.directory, let signal = entry.signalPath else { return }
+        guard entry.directory != nil, let signal = entry.signalPath else { return }
         if !entries.contains(where: { $0.signalPath == signal }) { seen[signal] = nil }
-        guard let watched = watchers[directory] else { return }
+        guard let watched = watchers[signal] else { return }
         if watched.users <= 1 {
             watched.watcher.cancel()
-            watchers[directory] = nil
+            watchers[signal] = nil
         } else {
-            watchers[directory]?.users -= 1
+            watchers[signal]?.users -= 1
         }
     }
 
     // MARK: Delivering
 
-    /// A watcher saw `names` change in `directory`: read the signal files among
-    /// them and tell their presenters of each record not seen before.
+    /// Signal files `names` in `directory` were posted: read them and tell their
+    /// presenters of each record not seen before ("" in `names`: read them all).
     private func changed(_ names: Set<String>, in directory: String) {
         let prefix = directory == "/" ? "/" : directory + "/"
         let overflow = names.contains("")

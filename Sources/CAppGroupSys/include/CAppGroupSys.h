@@ -90,4 +90,18 @@ pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const 
                 int input, int output, int error, int ruleset, unsigned restrict_flags,
                 int *failed_step);
 
+
+/// Atomic operations on a word of a shared mapping (signal.c).
+uint32_t agc_atomic_load32(const uint32_t *word);
+uint32_t agc_atomic_add32(uint32_t *word, uint32_t value);
+uint32_t agc_atomic_sub32(uint32_t *word, uint32_t value);
+uint64_t agc_atomic_load64(const uint64_t *word);
+/// 1 when *word held `expected` and now holds `desired`, else 0.
+int agc_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
+/// futex(FUTEX_WAIT) on a shared word for at most `timeout_ns` (relative);
+/// 0 when woken, -1 with errno (EAGAIN: the word was not `expected`; ETIMEDOUT; EINTR).
+int agc_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
+/// futex(FUTEX_WAKE) of at most `count` waiters on a shared word; the number woken or -1.
+int agc_futex_wake(uint32_t *word, int count);
+
 #endif
