@@ -9,6 +9,8 @@ final class DeviceLife: Sendable {
         var ended = false
     }
     private let state = Locked(State())
+    /// The targets' lifecycles: channels, terminations, settings (Lifecycle/).
+    let lifecycle = DeviceLifecycle()
 
     var failures: [String] { state.withLock { $0.failures } }
     func append(_ failure: String) { state.withLock { $0.failures.append(failure) } }
