@@ -67,7 +67,9 @@ extension SimulatedDevice {
         guard life.end() else { return }
         LiveDevices.remove(self)
         let failures = failures
-        if keepPolicy.keeps(failed: !failures.isEmpty) {
+        let kept = keepPolicy.keeps(failed: !failures.isEmpty)
+        reportTerminations(failed: !failures.isEmpty, kept: kept)
+        if kept {
             announceKept(failures: failures)
         } else {
             try? FileManager.default.removeItem(at: directory)

@@ -90,6 +90,10 @@ final class LifecycleConnection: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(3600)
         process.state.lock()
         while !process.exited && process.state.wait(until: deadline) {}
+        // Its last lines of standard error may still be in the pipe: read them
+        // (at most 10 s more, for a child that keeps the pipe open), as `wait` does.
+        let drained = Date().addingTimeInterval(10)
+        while process.exited && process.openStreams > 0 && process.state.wait(until: drained) {}
         let exited = process.exited
         process.state.unlock()
         guard exited else { return }

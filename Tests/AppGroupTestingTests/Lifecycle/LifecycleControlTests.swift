@@ -138,4 +138,17 @@ import Testing
         #expect(device.terminations.count == 2)
         #expect(crashed.description.contains("signal 11"))
     }
+
+    @Test(.tags(.killed)) func aKeptDeviceKeepsItsTerminations() async throws {
+        let device = try SimulatedDevice(name: "LifecycleKept", keepPolicy: .always)
+        defer { try? FileManager.default.removeItem(at: device.directory) }
+        let notes = try NotesExample()
+        let crash = try device.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo last words >&2; kill -SEGV $$"], as: notes.widget)
+        _ = try #require(try device.termination(of: crash, timeout: 60))
+        device.remove()
+        let kept = try String(contentsOf: device.directory.appendingPathComponent(SimulatedDevice.terminationsFileName), encoding: .utf8)
+        #expect(kept.contains("NotesWidget [\(crash.processIdentifier)]"))
+        #expect(kept.contains("signal 11"))
+        #expect(kept.contains("last words"))
+    }
 }
