@@ -23,6 +23,9 @@ final class LifecycleConnection: @unchecked Sendable {
     var nextSequence = 1
     /// Background activities running in the target: id, reason, when they began.
     var activities: [Int: (reason: String, began: Date)] = [:]
+    /// Background tasks the test took (negative ids): their expiration handlers run in the test's process.
+    var testExpirationHandlers: [Int: @Sendable () -> Void] = [:]
+    var nextTestTask = 0
     /// The ending the device itself caused, set before it sends the signal.
     var causedEnd: (reason: TerminationReason, locks: [HeldFileLock], state: LifecycleState)?
     var report: TerminationReport?

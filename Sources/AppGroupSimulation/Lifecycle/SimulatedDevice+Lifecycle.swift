@@ -228,8 +228,12 @@ extension LifecycleConnection {
         let deadline = first.addingTimeInterval(limit)
         while !activities.isEmpty && !streamEnded && condition.wait(until: deadline) {}
         let expired = activities.keys.sorted()
+        let handlers = expired.compactMap { testExpirationHandlers.removeValue(forKey: $0) }
+        for id in expired { activities.removeValue(forKey: id) }
         condition.unlock()
-        for id in expired {
+        // The test's own tasks first (in this process), then the target's activities (in its process).
+        for handler in handlers { handler() }
+        for id in expired where id > 0 {
             try send("expire", String(id), request: "suspend", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace,
                      naming: "the expiration of background activity \(id)")
         }
