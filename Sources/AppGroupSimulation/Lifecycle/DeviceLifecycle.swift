@@ -10,6 +10,7 @@ final class DeviceLifecycle: Sendable {
         var settings = LifecycleSettings()
     }
     private let state = Locked(State())
+    let memory = MemoryLimits()
 
     func register(_ connection: LifecycleConnection, for pid: Int32) {
         state.withLock { $0.connections[pid] = connection }

@@ -29,6 +29,8 @@ final class LifecycleConnection: @unchecked Sendable {
     /// The ending the device itself caused, set before it sends the signal.
     var causedEnd: (reason: TerminationReason, locks: [HeldFileLock], state: LifecycleState)?
     var report: TerminationReport?
+    /// The cgroup enforcing its memory limit, when the cgroup v2 path is used.
+    var cgroup: (group: MemoryCgroup, limit: Int)?
     var streamEnded = false
 
     init(fd: Int32, target: SimulatedTarget, home: String) {
@@ -106,7 +108,14 @@ final class LifecycleConnection: @unchecked Sendable {
         let before = state
         state = .ended
         condition.unlock()
-        let reason = caused?.reason ?? (outcome.signal.map { TerminationReason.crash(signal: $0) } ?? .exit(status: outcome.status))
+        var reason = caused?.reason ?? (outcome.signal.map { TerminationReason.crash(signal: $0) } ?? .exit(status: outcome.status))
+        if let (group, limit) = cgroup {
+            // The kernel killed it at memory.max: jetsam's per-process limit.
+            if caused == nil, outcome.signal == SIGKILL, group.killedAtLimit {
+                reason = .memoryLimit(limit: limit, footprint: group.peak ?? limit)
+            }
+            group.remove()
+        }
         let tail = outcome.standardError.split(separator: "\n", omittingEmptySubsequences: true).suffix(10).map(String.init)
         let report = TerminationReport(target: target, processIdentifier: pid, reason: reason, state: caused?.state ?? before,
                                        heldLocks: caused?.locks ?? [], allowedDirectories: reason == .heldLockWhileSuspended ? [home, home + "/tmp"] : [],
@@ -181,6 +190,27 @@ enum LifecycleChannelKey {
 }
 
 extension LifecycleConnection {
+    var streamEndedNow: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return streamEnded
+    }
+
+    /// Kills the process (SIGKILL) for `reason`, unless it has ended; the report
+    /// follows from the reader thread. False when it had ended already.
+    @discardableResult
+    func kill(reason: TerminationReason, locks: [HeldFileLock]) -> Bool {
+        condition.lock()
+        guard causedEnd == nil, let process = processObject else { condition.unlock(); return false }
+        causedEnd = (reason, locks, state)
+        condition.unlock()
+        process.state.lock()
+        defer { process.state.unlock() }
+        guard !process.exited else { return false }
+        try? ProcessSystemCalls.send(SIGKILL, to: process.processIdentifier)
+        return true
+    }
+
     /// Closes the device's end when the process never started.
     func close() { SandboxSystemCalls.closeDescriptor(fd) }
 }
@@ -201,5 +231,9 @@ extension SimulatedDevice {
     func attach(_ connection: LifecycleConnection, to process: LaunchedProcess) {
         life.lifecycle.register(connection, for: process.processIdentifier)
         connection.attach(process, records: life.lifecycle)
+        let settings = lifecycleSettings
+        if let limit = settings.memoryLimit(for: connection.target) {
+            life.lifecycle.memory.watch(connection, limit: limit, settings: settings)
+        }
     }
 }

@@ -19,8 +19,41 @@ public struct LifecycleSettings: Sendable, Hashable {
     public var signalTimeout: TimeInterval = 30
     /// iOS's rule for locks held by a suspended process (<doc:TheLifecycle>).
     public var lockRule = SuspensionLockRule()
+    /// Memory limits (bytes) by kind of target, as jetsam applies them. Apple
+    /// publishes none; the defaults are developers' measurements: a share extension
+    /// about 120 MB, a widget about 30 MB, a notification service extension about
+    /// 24 MB; an app has no limit here (its limit depends on the device's RAM).
+    public var memoryLimits: [SimulatedTarget.Kind: Int] = [
+        .shareExtension: 120 << 20, .widget: 30 << 20, .notificationExtension: 24 << 20,
+    ]
+    /// Memory limits (bytes) of single targets, by bundle identifier; they win over ``memoryLimits``.
+    public var memoryLimitsByBundleIdentifier: [String: Int] = [:]
+    /// How limits are enforced: ``MemoryEnforcement/automatic`` uses a cgroup v2
+    /// where one can be made, a sampling watchdog otherwise.
+    public var memoryEnforcement = MemoryEnforcement.automatic
+    /// How often the sampling watchdog reads each target's footprint (BENCHMARKS.md case 10 measures its cost).
+    public var memorySamplingInterval: TimeInterval = 0.05
 
     public init() {}
+
+    /// The memory limit of `target` in bytes, nil for none.
+    public func memoryLimit(for target: SimulatedTarget) -> Int? {
+        memoryLimitsByBundleIdentifier[target.bundleIdentifier] ?? memoryLimits[target.kind]
+    }
+}
+
+/// How a device enforces its targets' memory limits.
+public enum MemoryEnforcement: String, Sendable, Hashable {
+    /// A cgroup v2 with `memory.max` per target where this process may make one
+    /// (the kernel kills at the limit, exactly); the sampling watchdog otherwise.
+    /// `APPGROUP_MEMORY_WATCHDOG=1` in the environment forces the watchdog.
+    case automatic
+    /// A thread that reads each target's footprint every
+    /// ``LifecycleSettings/memorySamplingInterval`` and kills one over its limit:
+    /// works everywhere, but a target may pass its limit between two samples.
+    case samplingWatchdog
+    /// No memory limits.
+    case off
 }
 
 /// What iOS (RunningBoard) does when a process it suspends holds file locks.
