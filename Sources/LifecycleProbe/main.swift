@@ -15,8 +15,9 @@ import ShareInbox
 //   lock --kind posix|ofd|flock --file F   takes a write lock on F, prints "locked", sleeps
 //   expiring --seconds N          performExpiringActivity whose work lasts N s; prints
 //                                 "began", then "expired" (handler) or "finished"
-//   defaults-storm --suite S --count N   saves "k<i>" = i, prints "ack <i>" after each returned
-//   inbox-storm --group G --count N      enqueues items titled "t<i>", prints "ack <i>"
+//   defaults-storm --suite S --count N [--pause-us U]   saves "k<i>" = i, prints "ack <i>" after
+//                                 each returned, pauses U microseconds between saves
+//   inbox-storm --group G --count N [--pause-us U]      enqueues items titled "t<i>", prints "ack <i>"
 //   allocate --megabytes M        touches M MB of anonymous memory, prints "allocated", sleeps
 // Every command first prints "ready" once its observers are in place.
 
@@ -102,6 +103,7 @@ do {
         for i in 1...intOption("count") {
             try defaults.save(i, forKey: "k\(i)")
             say("ack \(i)")
+            usleep(UInt32(intOption("pause-us", 0)))
         }
         say("done")
         sleepForever()
@@ -112,6 +114,7 @@ do {
         for i in 1...intOption("count") {
             try inbox.enqueue(SharedItem(url: URL(string: "https://example.com/t\(i)"), title: "t\(i)"))
             say("ack \(i)")
+            usleep(UInt32(intOption("pause-us", 0)))
         }
         say("done")
         sleepForever()
