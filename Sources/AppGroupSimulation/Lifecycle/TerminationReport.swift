@@ -4,13 +4,13 @@ import Foundation
 /// MetricKit's exit counts.
 public enum TerminationReason: Sendable, Hashable, CustomStringConvertible {
     /// `RUNNINGBOARD 0xdead10cc`: suspended while holding a file lock on a file
-    /// outside its own data container (``SimulatedDevice/suspend(_:timeout:)``).
+    /// outside its own data container (``SimulatedDevice/suspend(_:)``).
     case heldLockWhileSuspended
     /// Jetsam's per-process limit: the footprint (bytes) passed the target's limit (bytes).
     case memoryLimit(limit: Int, footprint: Int)
     /// Killed by jetsam without warning (``SimulatedDevice/jetsam(_:)``).
     case jetsam
-    /// Terminated by the system after being told (`willTerminate`; ``SimulatedDevice/terminate(_:timeout:)``).
+    /// Terminated by the system after being told (`willTerminate`; ``SimulatedDevice/terminate(_:)``).
     case terminatedBySystem
     /// Ended by a signal the device did not send: a crash (`EXC_CRASH`, `EXC_BAD_ACCESS`...) or a kill by someone else.
     case crash(signal: Int32)
