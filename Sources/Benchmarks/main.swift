@@ -26,6 +26,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("7", "growth with suite size and item count", growthCase),
     ("8", "property-list codec in memory", codecCase),
     ("9", "target launch, bare against sandboxed", launchCase),
+    ("10", "memory watchdog sampling", memorySamplingCase),
 ]
 
 func runChild(_ options: Options) throws {

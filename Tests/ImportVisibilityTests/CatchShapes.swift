@@ -44,7 +44,7 @@ struct CatchShapes {
 
     /// The lifecycle's public throwing calls (issue 25), in the same shape: compiled,
     /// and run on a process launched with no target, which each refuses.
-    static func lifecycleShapes(_ device: SimulatedDevice, _ process: LaunchedProcess) -> [String] {
+    static func lifecycleShapes(_ device: SimulatedDevice, _ process: LaunchedProcess) throws -> [String] {
         var seen: [String] = []
         let refused: (any Error) -> Bool = { "\($0)".contains("not launched as a target") }
         var state: LifecycleState?
@@ -68,7 +68,7 @@ struct CatchShapes {
         try SimulatedDevice.with { device in
             let process = try device.launch(URL(fileURLWithPath: "/bin/sleep"), ["30"], as: nil)
             defer { process.kill() }
-            #expect(Self.lifecycleShapes(device, process).count == 8)
+            #expect(try Self.lifecycleShapes(device, process).count == 8)
         }
     }
 

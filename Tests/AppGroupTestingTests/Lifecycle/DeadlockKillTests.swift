@@ -23,9 +23,9 @@ import Testing
     time.sleep(600)
     """
 
-    func suspendAfterBackground(_ process: LaunchedProcess, on device: SimulatedDevice) throws -> SimulatedDevice.SuspensionResult {
-        try device.moveToBackground(process)
-        return try device.suspend(process)
+    func suspendAfterBackground(_ process: LaunchedProcess, on device: SimulatedDevice) async throws -> SimulatedDevice.SuspensionResult {
+        try await device.moveToBackground(process)
+        return try await device.suspend(process)
     }
 
     @Test(arguments: ["posix", "ofd", "flock"])
@@ -34,7 +34,7 @@ import Testing
         defer { fixture.device.remove() }
         let file = fixture.group.appendingPathComponent("notes.lock").path
         let widget = try await fixture.probe(["lock", "--kind", kind, "--file", file], as: fixture.notes.widget)
-        let result = try suspendAfterBackground(widget, on: fixture.device)
+        let result = try await suspendAfterBackground(widget, on: fixture.device)
         guard case .killed(let report) = result else {
             Issue.record("a \(kind) lock on \(file) survived suspension")
             return
@@ -56,8 +56,8 @@ import Testing
         let home = try fixture.notes.widget.dataContainer(on: fixture.device)
         let file = home.documents.appendingPathComponent("own.lock").path
         let widget = try await fixture.probe(["lock", "--kind", "posix", "--file", file], as: fixture.notes.widget)
-        #expect(try suspendAfterBackground(widget, on: fixture.device) == .suspended)
-        try fixture.device.jetsam(widget)
+        #expect(try await suspendAfterBackground(widget, on: fixture.device) == .suspended)
+        try await fixture.device.jetsam(widget)
     }
 
     @Test func suspendedInsideACoordinatedWriteIsKilled() async throws {
@@ -66,7 +66,7 @@ import Testing
         let file = fixture.group.appendingPathComponent("draft.txt").path
         let share = try await fixture.probe(["coordinated-write", "--file", file], as: fixture.notes.shareExtension)
         try await share.requireLine("inside", timeout: 60)
-        guard case .killed(let report) = try suspendAfterBackground(share, on: fixture.device) else {
+        guard case .killed(let report) = try await suspendAfterBackground(share, on: fixture.device) else {
             Issue.record("suspended inside a coordinated write and not killed")
             return
         }
@@ -82,9 +82,9 @@ import Testing
         defer { fixture.device.remove() }
         let app = try await fixture.probe(["defaults-idle", "--suite", NotesExample.groupIdentifier], as: fixture.notes.app)
         try await app.requireLine("saved", timeout: 60)
-        #expect(try suspendAfterBackground(app, on: fixture.device) == .suspended)
-        try fixture.device.resume(app)
-        try fixture.device.terminate(app)
+        #expect(try await suspendAfterBackground(app, on: fixture.device) == .suspended)
+        try await fixture.device.resume(app)
+        try await fixture.device.terminate(app)
     }
 
     @Test(.tags(.python), arguments: [("delete", "write", true), ("delete", "read", false), ("wal", "read", false), ("wal", "write", true)])
@@ -93,7 +93,7 @@ import Testing
         defer { fixture.device.remove() }
         let database = fixture.group.appendingPathComponent("notes.sqlite").path
         let widget = try await fixture.python(Self.sqlite, [database, mode, transaction], as: fixture.notes.widget)
-        let result = try suspendAfterBackground(widget, on: fixture.device)
+        let result = try await suspendAfterBackground(widget, on: fixture.device)
         if killed {
             guard case .killed(let report) = result else {
                 Issue.record("\(mode) mode with a \(transaction) transaction open was not killed")
@@ -103,7 +103,7 @@ import Testing
             #expect(report.heldLocks.contains { $0.path == database + suffix && $0.exclusive && $0.kind == "POSIX record lock" })
         } else {
             #expect(result == .suspended, "\(mode) mode, \(transaction): \(result)")
-            try fixture.device.jetsam(widget)
+            try await fixture.device.jetsam(widget)
         }
     }
 
@@ -115,7 +115,7 @@ import Testing
         fixture.device.lifecycleSettings = settings
         let database = fixture.group.appendingPathComponent("notes.sqlite").path
         let widget = try await fixture.python(Self.sqlite, [database, "wal", "write"], as: fixture.notes.widget)
-        #expect(try suspendAfterBackground(widget, on: fixture.device) == .suspended)
-        try fixture.device.jetsam(widget)
+        #expect(try await suspendAfterBackground(widget, on: fixture.device) == .suspended)
+        try await fixture.device.jetsam(widget)
     }
 }

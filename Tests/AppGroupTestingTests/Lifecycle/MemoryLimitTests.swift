@@ -16,7 +16,7 @@ import Testing
         fixture.device.lifecycleSettings = settings
         #expect(settings.memoryLimit(for: fixture.notes.widget) == 30 << 20)
         let widget = try fixture.device.launch(built: "LifecycleProbe", ["allocate", "--megabytes", "80"], as: fixture.notes.widget)
-        let report = try #require(try fixture.device.termination(of: widget, timeout: 120))
+        let report = try #require(try await fixture.device.termination(of: widget, timeout: 120))
         guard case .memoryLimit(let limit, let footprint) = report.reason else {
             Issue.record("the widget ended otherwise: \(report)")
             return
@@ -37,7 +37,7 @@ import Testing
         let widget = try fixture.device.launch(built: "LifecycleProbe", ["allocate", "--megabytes", "60"], as: fixture.notes.widget)
         try await widget.requireLine("allocated", timeout: 120)
         #expect(try fixture.device.lifecycleState(of: widget) == .foreground)
-        let report = try fixture.device.jetsam(widget)
+        let report = try await fixture.device.jetsam(widget)
         #expect(report.reason == .jetsam)
     }
 }

@@ -16,8 +16,8 @@ import Testing
         let file = fixture.device.scratch.appendingPathComponent("handoff.txt")
         let widget = try await fixture.probe(["coordinated-write", "--file", file.path], as: fixture.notes.widget)
         try await widget.requireLine("inside", timeout: 60)
-        try fixture.device.moveToBackground(widget)
-        #expect(try fixture.device.suspend(widget) == .suspended)
+        try await fixture.device.moveToBackground(widget)
+        #expect(try await fixture.device.suspend(widget) == .suspended)
 
         let error = #expect(throws: AppGroupError.self) {
             try FileCoordinator(timeout: 0.5).coordinate(writingItemAt: file) { _ in
@@ -30,7 +30,7 @@ import Testing
         #expect(message.contains(fixture.notes.widget.entitlements.applicationIdentifier), "\(message)")
 
         // Once the holder is gone, the lock is free.
-        try fixture.device.jetsam(widget)
+        try await fixture.device.jetsam(widget)
         try FileCoordinator(timeout: 30).coordinate(writingItemAt: file) { _ in }
     }
 }

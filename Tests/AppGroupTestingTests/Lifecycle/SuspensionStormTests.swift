@@ -49,10 +49,10 @@ import Testing
             ]
             try await Task.sleep(nanoseconds: UInt64.random(in: 1_000_000...150_000_000, using: &random))
             for writer in writers {
-                try device.moveToBackground(writer)
+                try await device.moveToBackground(writer)
                 // The writer runs on while in the background; the suspension lands anywhere in a save.
                 try await Task.sleep(nanoseconds: UInt64.random(in: 0...20_000_000, using: &random))
-                switch try device.suspend(writer) {
+                switch try await device.suspend(writer) {
                 case .killed(let report):
                     kills += 1
                     #expect(report.reason == .heldLockWhileSuspended)
@@ -62,7 +62,7 @@ import Testing
                     suspensions += 1
                     #expect(Self.lockedFiles(of: writer.processIdentifier, under: device.root.path).isEmpty,
                             "round \(round): suspended while holding locks in the containers")
-                    try device.jetsam(writer)
+                    try await device.jetsam(writer)
                 }
                 _ = writer.wait(timeout: 30)
             }

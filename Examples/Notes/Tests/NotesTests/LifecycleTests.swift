@@ -19,8 +19,8 @@ struct LifecycleTests {
         try await SimulatedDevice.with(name: "Notes") { device in
             let widget = try device.launch(built: "NotesWidget", ["refresh", "30"], as: notes.widget)
             try await widget.requireLine("in transaction", timeout: 60)
-            try device.moveToBackground(widget)
-            guard case .killed(let report) = try device.suspend(widget) else {
+            try await device.moveToBackground(widget)
+            guard case .killed(let report) = try await device.suspend(widget) else {
                 Issue.record("the widget was suspended inside its transaction and lived")
                 return
             }
@@ -34,12 +34,12 @@ struct LifecycleTests {
         try await SimulatedDevice.with(name: "Notes") { device in
             let widget = try device.launch(built: "NotesWidget", ["refresh", "--background-time", "1"], as: notes.widget)
             try await widget.requireLine("in transaction", timeout: 60)
-            try device.moveToBackground(widget)
+            try await device.moveToBackground(widget)
             // The device waits for the background activity, so the transaction ends first.
-            #expect(try device.suspend(widget) == .suspended)
+            #expect(try await device.suspend(widget) == .suspended)
             try await widget.requireLine("committed", timeout: 30)
             #expect(device.terminations.isEmpty)
-            try device.jetsam(widget)
+            try await device.jetsam(widget)
         }
     }
 }
