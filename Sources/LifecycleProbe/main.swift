@@ -10,6 +10,7 @@ import ShareInbox
 // NotificationCenter.default.
 //
 //   observe                       prints "notified <name>" for each lifecycle notification
+//   observe-stuck                 as observe, but its didEnterBackground observer never returns
 //   coordinated-write --file F    prints "inside" from inside a coordinated write of F, sleeps there
 //   defaults-idle --suite S       saves a value, prints "saved", then sleeps between operations
 //   lock --kind posix|ofd|flock --file F   takes a write lock on F, prints "locked", sleeps
@@ -42,6 +43,13 @@ let command = CommandLine.arguments.dropFirst().first ?? ""
 do {
     switch command {
     case "observe":
+        say("ready")
+        sleepForever()
+
+    case "observe-stuck":
+        // An observer of didEnterBackground that never returns: iOS's watchdog would kill it.
+        _ = NotificationCenter.default.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+                                                   object: nil, queue: nil) { _ in sleepForever() }
         say("ready")
         sleepForever()
 

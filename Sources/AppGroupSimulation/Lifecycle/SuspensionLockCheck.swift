@@ -38,9 +38,8 @@ enum SuspensionLockCheck {
     static func walDatabase(for path: String) -> String? {
         var database = path
         for suffix in ["-shm", "-wal"] where path.hasSuffix(suffix) { database = String(path.dropLast(suffix.count)) }
-        guard let handle = FileHandle(forReadingAtPath: database) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
+        // Never waits on a FIFO nor follows a link a target planted under that name.
+        guard let header = ProcessSystemCalls.prefix(of: database, count: 20) else { return nil }
         let magic = Data("SQLite format 3".utf8) + Data([0])
         guard header.prefix(16) == magic, header[header.startIndex + 18] == 2, header[header.startIndex + 19] == 2 else { return nil }
         return database

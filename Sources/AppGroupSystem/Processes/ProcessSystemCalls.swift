@@ -103,3 +103,19 @@ package enum ProcessSystemCalls {
         guard agc_lifecycle_send(line) == 0 else { throw Errno.current }
     }
 }
+
+extension ProcessSystemCalls {
+    /// The first `count` bytes of the regular file at `path` (`open` with
+    /// O_NONBLOCK and O_NOFOLLOW, `fstat`, `pread`): nil for anything else, so a
+    /// FIFO or a link a target planted is never waited on or followed.
+    package static func prefix(of path: String, count: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        return read == count ? Data(buffer) : nil
+    }
+}
