@@ -74,10 +74,13 @@ let package = Package(
         // Posts and observes signals for the signal tests, and runs the two public shapes
         // (a Darwin notification wrapper, a capture store) as an app and an extension.
         .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "ProbeSupport"]),
+        // A target for the lifecycle tests: observes the lifecycle's notifications, holds
+        // coordinated writes and raw locks, runs background activities, allocates memory.
+        .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ShareInbox", "ProbeSupport"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"]),
 
         // The tests, by subject: one target per module tested, named <Module>Tests, each
         // holding all of that module's tests, the hostile, killed-process and soak ones
@@ -112,7 +115,7 @@ let package = Package(
         // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
         // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
         // build settings and the kernel-enforced sandbox.
-        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SandboxProbe",
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SandboxProbe", "LifecycleProbe",
                                                                  "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
         // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
         .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",

@@ -84,6 +84,13 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
             return "\(path) was changed and every process sees the change, but \(operation) failed: \(code), "
                 + "so the change may not survive a power loss. Do not repeat it; check the device (free space, I/O errors)."
         case let .coordinationTimedOut(path, lockFile, seconds):
+            // The holders as they are now, read when the message is made: a suspended
+            // holder (the simulated device's lifecycle) stays stopped, so it is still there.
+            let holders = LockHolder.holders(of: lockFile)
+            guard holders.isEmpty else {
+                return "timed out after \(seconds) s waiting to coordinate access to \(path): \(lockFile) is held by "
+                    + holders.map(\.description).joined(separator: "; ") + ". Resume or end the holder, or raise the timeout."
+            }
             return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
                 + "Find the holder with `fuser \(lockFile)` or raise the timeout."
         case let .nestedCoordinationUpgrade(path):

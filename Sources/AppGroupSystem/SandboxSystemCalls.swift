@@ -130,10 +130,11 @@ package enum SandboxSystemCalls {
 
     /// Starts `executable` (vfork, then in the child: dup2 of the three streams,
     /// chdir, `prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self` when
-    /// `ruleset` is given, close_range, execve). Returns the child's pid; the
-    /// caller reaps it.
+    /// `ruleset` is given, `channel` to descriptor 3 when given, close_range,
+    /// execve). Returns the child's pid; the caller reaps it.
     package static func spawn(_ executable: String, arguments: [String], environment: [String: String], directory: String?,
-                      input: Int32, output: Int32, error: Int32, ruleset: Int32?, restrictFlags: UInt32) throws(SpawnFailure) -> pid_t {
+                      input: Int32, output: Int32, error: Int32, channel: Int32? = nil, ruleset: Int32?,
+                      restrictFlags: UInt32) throws(SpawnFailure) -> pid_t {
         let argv = CStrings(arguments)
         let envp = CStrings(environment.map { "\($0.key)=\($0.value)" }.sorted())
         defer { argv.release(); envp.release() }
@@ -141,10 +142,10 @@ package enum SandboxSystemCalls {
         let pid = executable.withCString { path in
             if let directory {
                 return directory.withCString { dir in
-                    agc_spawn(path, argv.pointers, envp.pointers, dir, input, output, error, ruleset ?? -1, restrictFlags, &step)
+                    agc_spawn(path, argv.pointers, envp.pointers, dir, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags, &step)
                 }
             }
-            return agc_spawn(path, argv.pointers, envp.pointers, nil, input, output, error, ruleset ?? -1, restrictFlags, &step)
+            return agc_spawn(path, argv.pointers, envp.pointers, nil, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags, &step)
         }
         guard pid > 0 else {
             let code = Errno.current

@@ -27,6 +27,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("8", "property-list codec in memory", codecCase),
     ("9", "target launch, bare against sandboxed", launchCase),
     ("10", "signals across processes", signalCase),
+    ("11", "memory watchdog sampling", memorySamplingCase),
 ]
 
 func runChild(_ options: Options) throws {

@@ -90,7 +90,7 @@ int agc_landlock_allow(int ruleset, const char *path, uint64_t allowed_access) {
 }
 
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
-                int input, int output, int error, int ruleset, unsigned restrict_flags,
+                int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
                 int *failed_step) {
     // Every signal blocked across vfork: a handler of the parent's must not run in
     // the child, which shares the parent's memory until it calls execve.
@@ -126,10 +126,17 @@ pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const 
             if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { step = AGC_SPAWN_FAILED_NO_NEW_PRIVS; goto fail; }
             if (syscall(SYS_landlock_restrict_self, ruleset, restrict_flags) != 0) { step = AGC_SPAWN_FAILED_RESTRICT; goto fail; }
         }
+        // The lifecycle channel at its agreed number; dup2 clears close-on-exec.
+        // (After the ruleset was used: its descriptor may be the one overwritten.)
+        if (channel >= 0 && channel != AGC_LIFECYCLE_FD && dup2(channel, AGC_LIFECYCLE_FD) < 0) {
+            step = AGC_SPAWN_FAILED_DESCRIPTORS; goto fail;
+        }
+        if (channel == AGC_LIFECYCLE_FD) (void)fcntl(channel, F_SETFD, 0);
         // Nothing but the three standard streams crosses into the target (the
         // ruleset's descriptor included); close_range exists since Linux 5.9.
-        if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
-            for (int fd = 3; fd < 65536; fd++) (void)close(fd);
+        unsigned first_closed = channel >= 0 ? AGC_LIFECYCLE_FD + 1 : AGC_LIFECYCLE_FD;
+        if (syscall(SYS_close_range, first_closed, ~0U, 0U) != 0) {
+            for (int fd = (int)first_closed; fd < 65536; fd++) (void)close(fd);
         }
         pthread_sigmask(SIG_SETMASK, &previous, NULL);
         execve(path, argv, envp);
@@ -166,9 +173,9 @@ int agc_landlock_allow(int ruleset, const char *path, uint64_t allowed_access) {
     return -ENOSYS;
 }
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
-                int input, int output, int error, int ruleset, unsigned restrict_flags,
+                int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
                 int *failed_step) {
-    (void)path; (void)argv; (void)envp; (void)directory; (void)input; (void)output; (void)error;
+    (void)path; (void)argv; (void)envp; (void)directory; (void)input; (void)output; (void)error; (void)channel;
     (void)ruleset; (void)restrict_flags;
     *failed_step = AGC_SPAWN_FAILED_FORK;
     errno = ENOSYS;

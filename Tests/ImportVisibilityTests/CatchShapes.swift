@@ -46,6 +46,36 @@ struct CatchShapes {
         return seen
     }
 
+    /// The lifecycle's public throwing calls (issue 25), in the same shape: compiled,
+    /// and run on a process launched with no target, which each refuses.
+    static func lifecycleShapes(_ device: SimulatedDevice, _ process: LaunchedProcess) throws -> [String] {
+        var seen: [String] = []
+        let refused: (any Error) -> Bool = { "\($0)".contains("not launched as a target") }
+        var state: LifecycleState?
+        do { state = try device.lifecycleState(of: process) } catch where refused(error) { seen.append("state") }
+        do { try device.moveToBackground(process) } catch where refused(error) { seen.append("background") }
+        var suspension: SimulatedDevice.SuspensionResult?
+        do { suspension = try device.suspend(process) } catch where refused(error) { seen.append("suspend") }
+        do { try device.resume(process) } catch where refused(error) { seen.append("resume") }
+        var report: TerminationReport?
+        do { report = try device.terminate(process) } catch where refused(error) { seen.append("terminate") }
+        do { report = try device.jetsam(process) } catch where refused(error) { seen.append("jetsam") }
+        do { report = try device.termination(of: process, timeout: 0) } catch where refused(error) { seen.append("termination") }
+        var task: BackgroundTask?
+        do { task = try device.beginBackgroundTask(for: process) } catch where refused(error) { seen.append("background task") }
+        _ = (state, suspension, report, task)
+        return seen
+    }
+
+    @Test("the lifecycle's throwing calls compile inside a `catch where`")
+    func lifecycleCatchWhere() throws {
+        try SimulatedDevice.with { device in
+            let process = try device.launch(URL(fileURLWithPath: "/bin/sleep"), ["30"], as: nil)
+            defer { process.kill() }
+            #expect(try Self.lifecycleShapes(device, process).count == 8)
+        }
+    }
+
     @Test("every public throwing call compiles inside a `catch where` and its refusal is caught there")
     func catchWhere() throws {
         try SimulatedDevice.with { device in

@@ -9,6 +9,8 @@ final class DeviceLife: Sendable {
         var ended = false
     }
     private let state = Locked(State())
+    /// The targets' lifecycles: channels, terminations, settings (Lifecycle/).
+    let lifecycle = DeviceLifecycle()
 
     var failures: [String] { state.withLock { $0.failures } }
     func append(_ failure: String) { state.withLock { $0.failures.append(failure) } }
@@ -65,7 +67,9 @@ extension SimulatedDevice {
         guard life.end() else { return }
         LiveDevices.remove(self)
         let failures = failures
-        if keepPolicy.keeps(failed: !failures.isEmpty) {
+        let kept = keepPolicy.keeps(failed: !failures.isEmpty)
+        reportTerminations(failed: !failures.isEmpty, kept: kept)
+        if kept {
             announceKept(failures: failures)
         } else {
             try? FileManager.default.removeItem(at: directory)

@@ -80,20 +80,29 @@ extension SimulatedDevice {
         }
         #else
         let rules = ruleset
-        return try LaunchedProcess(executable: executable, arguments: arguments, label: label) { out, err in
+        // The lifecycle channel (Lifecycle/LifecycleConnection.swift): the device keeps
+        // one end, the target gets the other as descriptor 3.
+        let channel = try lifecycleChannel(for: target, home: home)
+        defer { SandboxSystemCalls.closeDescriptor(channel.targetEnd) }
+        var withChannel = variablesToPass
+        withChannel[LifecycleChannelKey.environment] = "3"
+        let process = try LaunchedProcess(executable: executable, arguments: arguments, label: label) { [withChannel] out, err in
             let input = try SandboxSystemCalls.openNullDevice()
             defer { SandboxSystemCalls.closeDescriptor(input) }
             do {
-                let pid = try SandboxSystemCalls.spawn(bundled.path, arguments: [bundled.path] + arguments, environment: variablesToPass,
+                let pid = try SandboxSystemCalls.spawn(bundled.path, arguments: [bundled.path] + arguments, environment: withChannel,
                                                        directory: "/", input: input,
                                                        output: out.fileHandleForWriting.fileDescriptor,
                                                        error: err.fileHandleForWriting.fileDescriptor,
-                                                       ruleset: rules, restrictFlags: 0)
+                                                       channel: channel.targetEnd, ruleset: rules, restrictFlags: 0)
                 return (pid, nil)
             } catch let error as SandboxSystemCalls.SpawnFailure {
+                channel.connection.close()
                 throw SimulationError.sandbox(SandboxFailure(operation: error.step.rawValue, path: bundled.path, errno: error.errno))
             }
         }
+        attach(channel.connection, to: process)
+        return process
         #endif
     }
 

@@ -80,14 +80,15 @@ enum {
 /// Starts `path` with `argv` and `envp` as a child (vfork, then execve) whose
 /// standard input, output and error are `input`, `output` and `error`, in a
 /// process group of its own, in `directory` (NULL: this one), with no other
-/// descriptor open. When `ruleset` is a Landlock ruleset (not -1) the child sets
+/// descriptor open but `channel` (when not -1), which becomes descriptor
+/// AGC_LIFECYCLE_FD (3) of the child: the device's lifecycle channel. When `ruleset` is a Landlock ruleset (not -1) the child sets
 /// no_new_privs and restricts itself with it (landlock_restrict_self with
 /// `restrict_flags`) before execve, so the target's first instruction already
 /// runs sandboxed. Returns the child's pid (the caller reaps it), or -1 with
 /// errno set and `failed_step` naming the step (AGC_SPAWN_FAILED_*); a child that
 /// failed before execve has been reaped.
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
-                int input, int output, int error, int ruleset, unsigned restrict_flags,
+                int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
                 int *failed_step);
 
 
@@ -103,5 +104,21 @@ int agc_atomic_cas64(uint64_t *word, uint64_t expected, uint64_t desired);
 int agc_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
 /// futex(FUTEX_WAKE) of at most `count` waiters on a shared word; the number woken or -1.
 int agc_futex_wake(uint32_t *word, int count);
+
+/// The descriptor a spawned target finds its lifecycle channel at (agc_spawn
+/// puts it there; `APPGROUP_LIFECYCLE_FD` names it in the target's environment).
+#define AGC_LIFECYCLE_FD 3
+
+/// A connected pair of local stream sockets, both close-on-exec
+/// (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)). 0, or -1 with errno set.
+int agc_socket_pair(int fds[2]);
+
+/// In a spawned target: sends `line` and a newline on the lifecycle channel
+/// (one write under a mutex, so lines of several threads never mix). 0, or -1
+/// with errno set (EBADF when the process has no channel).
+int agc_lifecycle_send(const char *line);
+
+/// 1 when this process was started with a lifecycle channel and listens on it.
+int agc_lifecycle_listening(void);
 
 #endif

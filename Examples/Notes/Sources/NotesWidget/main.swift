@@ -3,8 +3,18 @@
 import Foundation
 import NotesShared
 
-HostProcess.run("NotesWidget", usage: "timeline | about") { arguments in
+HostProcess.run("NotesWidget", usage: "timeline | about | refresh [--background-time] SECONDS") { arguments in
     if arguments == ["about"] { return AppIdentity.lines.forEach(HostProcess.say) }
+    if arguments.first == "refresh", let seconds = arguments.last.flatMap(Double.init) {
+        HostProcess.say("ready")
+        if arguments.contains("--background-time") {
+            try TimelineRefresh.refreshTakingBackgroundTime(workSeconds: seconds)
+        } else {
+            try TimelineRefresh.refresh(workSeconds: seconds)
+        }
+        // The widget stays alive, as an extension process does between refreshes.
+        while true { Thread.sleep(forTimeInterval: 1000) }
+    }
     guard arguments == ["timeline"] else { throw HostProcess.UsageError() }
     // The entry the widget would show.
     guard let snapshot = try WidgetSnapshot.current() else { return HostProcess.say("no notes yet") }

@@ -1,0 +1,33 @@
+import AppGroupSystem
+import Foundation
+
+/// What a device keeps about its targets' lifecycles: the channel of each
+/// process it launched as a target, the terminations it caused or saw, its settings.
+final class DeviceLifecycle: Sendable {
+    private struct State {
+        var connections: [Int32: LifecycleConnection] = [:]
+        var terminations: [TerminationReport] = []
+        var settings = LifecycleSettings()
+    }
+    private let state = Locked(State())
+    let memory = MemoryLimits()
+
+    func register(_ connection: LifecycleConnection, for pid: Int32) {
+        state.withLock { $0.connections[pid] = connection }
+    }
+
+    func connection(for pid: Int32) -> LifecycleConnection? {
+        state.withLock { $0.connections[pid] }
+    }
+
+    func append(_ report: TerminationReport) {
+        state.withLock { $0.terminations.append(report) }
+    }
+
+    var terminations: [TerminationReport] { state.withLock { $0.terminations } }
+
+    var settings: LifecycleSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+}

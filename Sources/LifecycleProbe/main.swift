@@ -1,0 +1,147 @@
+import AppGroupContainer
+import Foundation
+import ProbeSupport
+import SharedDefaults
+import ShareInbox
+
+// A target process for the lifecycle tests. It changes no line of its code for the
+// device's lifecycle: the device's messages reach it through the package it links
+// (the listener CAppGroupSys starts before main), as notifications on
+// NotificationCenter.default.
+//
+//   observe                       prints "notified <name>" for each lifecycle notification
+//   observe-stuck                 as observe, but its didEnterBackground observer never returns
+//   coordinated-write --file F    prints "inside" from inside a coordinated write of F, sleeps there
+//   defaults-idle --suite S       saves a value, prints "saved", then sleeps between operations
+//   lock --kind posix|ofd|flock --file F   takes a write lock on F, prints "locked", sleeps
+//   expiring --seconds N          performExpiringActivity whose work lasts N s; prints
+//                                 "began", then "expired" (handler) or "finished"
+//   defaults-storm --suite S --count N [--pause-us U]   saves "k<i>" = i, prints "ack <i>" after
+//                                 each returned, pauses U microseconds between saves
+//   inbox-storm --group G --count N [--pause-us U]      enqueues items titled "t<i>", prints "ack <i>"
+//   allocate --megabytes M        touches M MB of anonymous memory, prints "allocated", sleeps
+// Every command first prints "ready" once its observers are in place.
+
+let names = [
+    "UIApplicationWillResignActiveNotification", "UIApplicationDidEnterBackgroundNotification",
+    "UIApplicationWillEnterForegroundNotification", "UIApplicationDidBecomeActiveNotification",
+    "UIApplicationWillTerminateNotification",
+    "NSExtensionHostWillResignActiveNotification", "NSExtensionHostDidEnterBackgroundNotification",
+    "NSExtensionHostWillEnterForegroundNotification", "NSExtensionHostDidBecomeActiveNotification",
+]
+for name in names {
+    _ = NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { note in
+        say("notified \(note.name.rawValue)")
+    }
+}
+
+func sleepForever() -> Never {
+    while true { sleep(1000) }
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+do {
+    switch command {
+    case "observe":
+        say("ready")
+        sleepForever()
+
+    case "observe-stuck":
+        // An observer of didEnterBackground that never returns: iOS's watchdog would kill it.
+        _ = NotificationCenter.default.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+                                                   object: nil, queue: nil) { _ in sleepForever() }
+        say("ready")
+        sleepForever()
+
+    case "coordinated-write":
+        let url = URL(fileURLWithPath: option("file"))
+        say("ready")
+        var error: NSError?
+        NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: url, options: [], error: &error) { url in
+            try? Data("draft".utf8).write(to: url)
+            say("inside")
+            sleepForever()
+        }
+        fail("coordination failed: \(String(describing: error))")
+
+    case "defaults-idle":
+        let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
+        try defaults.save("value", forKey: "idle")
+        say("ready")
+        say("saved")
+        sleepForever()
+
+    case "lock":
+        let path = option("file")
+        let fd = open(path, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { fail("open \(path): \(errno)") }
+        switch option("kind") {
+        case "flock":
+            guard flock(fd, LOCK_EX) == 0 else { fail("flock: \(errno)") }
+        case "posix", "ofd":
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            let ofdSetLock: Int32 = 37  // F_OFD_SETLK, hidden behind _GNU_SOURCE
+            guard fcntl(fd, option("kind") == "ofd" ? ofdSetLock : F_SETLK, &lock) == 0 else { fail("fcntl: \(errno)") }
+        default:
+            fail("--kind posix|ofd|flock")
+        }
+        say("ready")
+        say("locked")
+        sleepForever()
+
+    case "expiring":
+        let seconds = intOption("seconds")
+        say("ready")
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "save the draft") { expired in
+            if expired {
+                say("expired")
+                return
+            }
+            say("began")
+            for _ in 0..<(seconds * 10) { usleep(100_000) }
+            say("finished")
+        }
+        sleepForever()
+
+    case "defaults-storm":
+        let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
+        say("ready")
+        for i in 1...intOption("count") {
+            try defaults.save(i, forKey: "k\(i)")
+            say("ack \(i)")
+            usleep(UInt32(intOption("pause-us", 0)))
+        }
+        say("done")
+        sleepForever()
+
+    case "inbox-storm":
+        let inbox = try ShareInbox(groupIdentifier: option("group"), resolver: try ContainerResolver.current())
+        say("ready")
+        for i in 1...intOption("count") {
+            try inbox.enqueue(SharedItem(url: URL(string: "https://example.com/t\(i)"), title: "t\(i)"))
+            say("ack \(i)")
+            usleep(UInt32(intOption("pause-us", 0)))
+        }
+        say("done")
+        sleepForever()
+
+    case "allocate":
+        let megabytes = intOption("megabytes")
+        var blocks: [UnsafeMutableRawPointer] = []
+        say("ready")
+        for _ in 0..<megabytes {
+            let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
+            memset(block, 1, 1 << 20)
+            blocks.append(block)
+        }
+        say("allocated")
+        withExtendedLifetime(blocks) { sleepForever() }
+
+    default:
+        fail("unknown command \(command)")
+    }
+} catch {
+    fail("\(error)")
+}
