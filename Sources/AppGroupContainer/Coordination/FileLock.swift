@@ -33,6 +33,8 @@ final class FileLock: Sendable {
     let slot: LockSlot
     let mode: Mode
     private let handle: LockSlot.Handle
+    /// When the lock was taken, for the trace's "held" event (nil: tracing was off).
+    private let held: Tracing.Span?
 
     var lockPath: String { slot.lockPath }
 
@@ -40,6 +42,7 @@ final class FileLock: Sendable {
         self.slot = slot
         self.mode = mode
         self.handle = handle
+        self.held = Tracing.begin(.lockHeld)
     }
 
     /// Where the lock file of the item at the standardized absolute `itemPath` is:
@@ -75,6 +78,8 @@ final class FileLock: Sendable {
     ///   timeout; file-system errors when the lock file cannot be opened.
     static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
+        let waiting = Tracing.begin(.lockWait)
+        defer { waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath)]) }
         while true {
             let handle = try slot.take()
             do throws(AppGroupError) {
@@ -106,6 +111,7 @@ final class FileLock: Sendable {
 
     /// Releases the lock; the descriptor goes back to its slot for the next holder.
     func release() {
+        held?.end(slot.lockPath, [("mode", mode.name)])
         _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
         slot.giveBack(handle)
     }

@@ -65,6 +65,7 @@ extension SimulatedDevice {
         guard life.end() else { return }
         LiveDevices.remove(self)
         let failures = failures
+        finishTrace(kept: keepPolicy.keeps(failed: !failures.isEmpty))
         if keepPolicy.keeps(failed: !failures.isEmpty) {
             announceKept(failures: failures)
         } else {

@@ -45,6 +45,7 @@ public final class SimulatedDevice: Sendable {
     /// Whether the device is kept when it is removed (from `APPGROUP_KEEP_DEVICE` by default).
     public let keepPolicy: KeepPolicy
     let life = DeviceLife()
+    let tracing = DeviceTracing()
 
     /// Makes a fresh, empty device under the system's temporary directory.
     ///
@@ -77,6 +78,7 @@ public final class SimulatedDevice: Sendable {
         // items in scratch/), so that no lock file outlives the device.
         try CoordinationTree.prepare(root: base.path)
         try CoordinationTree.prepare(root: root.path)
+        try tracing.start(TraceOption.fromEnvironment, device: self)
         LiveDevices.add(self)
         ScopeRefusalRecorder.installed
         if let verdict = TestVerdict.current, verdict.adopt(self) { life.verdict = verdict }
@@ -159,7 +161,7 @@ public final class SimulatedDevice: Sendable {
     /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
-        environment(identity: target?.entitlements, extra: extra)
+        environment(identity: target?.entitlements, extra: traceEnvironment(name: target?.name).merging(extra) { $1 })
     }
 
     /// The environment that makes a child process act as `identity` (nil: no
@@ -173,6 +175,7 @@ public final class SimulatedDevice: Sendable {
         }
         if let identity { environment.merge(identity.environment) { $1 } }
         environment[ContainerResolver.rootEnvironmentKey] = root.path
+        environment.merge(traceEnvironment(name: nil)) { $1 }
         environment.merge(extra) { $1 }
         return environment
     }
