@@ -26,6 +26,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("7", "growth with suite size and item count", growthCase),
     ("8", "property-list codec in memory", codecCase),
     ("9", "target launch, bare against sandboxed", launchCase),
+    ("10", "timeline trace: cost off and on", traceCase),
 ]
 
 func runChild(_ options: Options) throws {
@@ -42,6 +43,7 @@ func runChild(_ options: Options) throws {
     case "check-loop": try checkLoopChild(options)
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case "noop": break // the target of case 9
+    case "fast-paths": try fastPathsChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }

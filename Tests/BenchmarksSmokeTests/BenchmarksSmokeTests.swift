@@ -11,7 +11,8 @@ import TestSupport
 struct BenchmarksSmokeTests {
     static let caseTitles = ["== 1. coherent read", "== 2. set one key", "== 3. cross-process read-modify-write",
                              "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth",
-                             "== 8. property-list codec", "== 9. launching a target"]
+                             "== 8. property-list codec", "== 9. launching a target",
+                             "== 10. timeline trace"]
 
     @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
     func smokeRun() throws {
@@ -37,7 +38,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the nine cases; a bad --scale or --case is refused with exit 1")
+    @Test("--list names the ten cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
@@ -45,9 +46,9 @@ struct BenchmarksSmokeTests {
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
         #expect(bad.standardError.contains("--scale"))
-        let noCase = try runBenchmarks(["--case", "10"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        let noCase = try runBenchmarks(["--case", "11"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(noCase.status == 1)
-        #expect(noCase.standardError.contains("no case 10"))
+        #expect(noCase.standardError.contains("no case 11"))
     }
 }
 

@@ -78,8 +78,10 @@ final class FileLock: Sendable {
     ///   timeout; file-system errors when the lock file cannot be opened.
     static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
+        // The wait ends before the hold begins (so the two nest on the timeline).
         let waiting = Tracing.begin(.lockWait)
-        defer { waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath)]) }
+        var waited = false
+        defer { if !waited { waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath), ("outcome", "failed")]) } }
         while true {
             let handle = try slot.take()
             do throws(AppGroupError) {
@@ -88,7 +90,11 @@ final class FileLock: Sendable {
                 SystemCalls.close(handle.fd)
                 throw error
             }
-            if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
+            if try stillNamed(handle, slot) {
+                waited = true
+                waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath)])
+                return FileLock(slot: slot, mode: mode, handle: handle)
+            }
         }
     }
 
