@@ -77,6 +77,7 @@ final class FileLock: Sendable {
     /// - Throws: ``AppGroupError/coordinationTimedOut(path:lockFile:seconds:)`` after the
     ///   timeout; file-system errors when the lock file cannot be opened.
     static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
+        Exploration.step(mode == .shared ? "read lock" : "write lock", itemPath)
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
         // The wait ends before the hold begins (so the two nest on the timeline).
         let waiting = Tracing.begin(.lockWait)
@@ -100,6 +101,7 @@ final class FileLock: Sendable {
 
     /// Tries once, without waiting; nil when another holder conflicts.
     static func tryAcquire(_ slot: LockSlot, mode: Mode) throws(AppGroupError) -> FileLock? {
+        Exploration.step(mode == .shared ? "read lock" : "write lock", slot.lockPath)
         while true {
             let handle = try slot.take()
             if let code = SystemCalls.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {

@@ -82,8 +82,11 @@ extension SimulatedDevice {
 
     /// The trace variables of a spawned target's environment.
     func traceEnvironment(name: String?) -> [String: String] {
-        guard let traceDirectory else { return [:] }
-        var variables = [Tracing.directoryEnvironmentKey: traceDirectory.path]
+        // (And an exploring device's scheduler: SimulatedDevice+Explore.swift.)
+        let exploring = explorationEnvironment()
+        guard let traceDirectory else { return exploring }
+        var variables = exploring
+        variables[Tracing.directoryEnvironmentKey] = traceDirectory.path
         if let name { variables[Tracing.nameEnvironmentKey] = name }
         return variables
     }

@@ -93,6 +93,7 @@ public final class LaunchedProcess: @unchecked Sendable {
         let started = try start(out, err)
         process = started.process
         processIdentifier = started.pid
+        ExploringSchedulers.launched(started.pid, name: label.target?.name ?? executable.lastPathComponent, device: label.deviceDirectory)
         if started.process == nil {
             // Foundation closes its copies of the write ends after it spawns; here
             // that is this object's job, or the readers would never see the end.

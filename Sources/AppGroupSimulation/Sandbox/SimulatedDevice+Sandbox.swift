@@ -26,6 +26,14 @@ extension SimulatedDevice {
     ///   cannot be started; `AppGroupError` when its containers cannot be made.
     public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
+        // An exploring device's scheduler makes no decision while a launch is under way.
+        try ExploringSchedulers.launching(on: directory) {
+            try launchNow(executable, arguments, as: target, environment: extra, sandbox: sandbox)
+        }
+    }
+
+    private func launchNow(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
+                           environment extra: [String: String], sandbox: SandboxMode) throws -> LaunchedProcess {
         guard let target else {
             let label = ProcessLabel(executable: executable, arguments: arguments, target: nil,
                                      deviceDirectory: directory, explicitEnvironment: false)
