@@ -41,6 +41,7 @@ struct ExplorationTests {
                 #expect(failure.description.contains("replay it with"))
                 #expect(failure.schedule.count >= 3, "\(failure)")
                 if seed == 1 {
+                    print(failure)
                     // The same seed, the same order, the same failure: three times.
                     for _ in 0..<3 {
                         #expect(throws: ExplorationFailure.self) {

@@ -38,7 +38,12 @@ struct CatchShapes {
         do { inbox = try ShareInbox(groupIdentifier: "group.ai.systenics.elsewhere", resolver: resolver) } catch where isRefusal(error) { seen.append("inbox") }
         var number: UInt64?
         do { number = try inbox?.enqueue(SharedItem(title: "t")) } catch where isRefusal(error) { seen.append("enqueue") }
-        _ = (url, group, identity, scope, current, number)
+        var traced: SimulatedDevice?
+        do { traced = try SimulatedDevice(name: "CatchShapes", trace: .off) } catch where isRefusal(error) { seen.append("traced device") }
+        do { url = try traced?.writeTrace() } catch where "\(error)".contains("records no trace") { seen.append("no trace") }
+        var report: ExplorationReport?
+        do { report = try SimulatedDevice.explore(schedules: 0, seed: 1) { _ in } } catch where isRefusal(error) { seen.append("explore") }
+        _ = (url, group, identity, scope, current, number, report)
         return seen
     }
 
@@ -48,7 +53,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "no trace"])
         }
     }
 }

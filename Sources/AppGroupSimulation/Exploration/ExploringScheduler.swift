@@ -155,6 +155,8 @@ final class ExploringScheduler: @unchecked Sendable {
             let ordinal = state.chooser.choose(waiting.map(\.ordinal), step: state.schedule.count + 1)
             guard let pid = waiting.first(where: { $0.ordinal == ordinal })?.pid, var process = state.processes[pid] else { return nil }
             state.schedule.append("\(process.ordinal) \(process.name): \(process.waiting ?? "")")
+            Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
+                         [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
             process.waiting = nil
             process.granted = now
             state.processes[pid] = process
