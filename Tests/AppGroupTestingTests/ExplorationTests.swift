@@ -54,6 +54,49 @@ struct ExplorationTests {
         print("exploration (random): schedules to the first failure over 20 seeds: \(found), mean \(Double(found.reduce(0, +)) / Double(max(found.count, 1)))")
     }
 
+    @Test("a failing schedule's file replays it; another test's file, an edited one and a stranger are refused as such", .tags(.hostile))
+    func scheduleFiles() throws {
+        var file: URL?
+        do {
+            try SimulatedDevice.explore(schedules: 12, strategy: .random, seed: 3, name: "SplitCounter") { try Self.countTwice($0, split: true) }
+            Issue.record("12 schedules passed the split read-modify-write")
+        } catch let failure as ExplorationFailure {
+            file = failure.scheduleFile
+            #expect(failure.description.contains("explore(replaying:"))
+        }
+        let schedule = try #require(file)
+        defer { try? FileManager.default.removeItem(at: schedule) }
+        // The same order again, and the same failure: not a divergence.
+        #expect(throws: ExplorationFailure.self) {
+            try SimulatedDevice.explore(replaying: schedule, name: "SplitCounter") { try Self.countTwice($0, split: true) }
+        }
+        // Another test's file.
+        let other = try #require(#expect(throws: ScheduleFileError.self) {
+            try SimulatedDevice.explore(replaying: schedule, name: "SomeOtherTest") { _ in }
+        })
+        #expect(other.description.contains("recorded by the test \"SplitCounter\", not \"SomeOtherTest\""), "\(other)")
+        // Edited: the first step's process swapped. The fixed code takes another order than recorded.
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schedule)) as? [String: Any])
+        var steps = try #require(json["steps"] as? [String])
+        steps[0] = steps[0].hasPrefix("0 ") ? "1 NotesShare: edited" : "0 Notes: edited"
+        json["steps"] = steps
+        let edited = schedule.deletingLastPathComponent().appendingPathComponent("edited-\(UUID().uuidString).schedule.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: edited)
+        defer { try? FileManager.default.removeItem(at: edited) }
+        let diverged = try #require(#expect(throws: ScheduleFileError.self) {
+            try SimulatedDevice.explore(replaying: edited, name: "SplitCounter") { try Self.countTwice($0, split: true) }
+        })
+        #expect(diverged.description.contains("another order at step 1"), "\(diverged)")
+        // Not a schedule at all.
+        let stranger = schedule.deletingLastPathComponent().appendingPathComponent("stranger-\(UUID().uuidString).json")
+        try Data(#"{"traceEvents": []}"#.utf8).write(to: stranger)
+        defer { try? FileManager.default.removeItem(at: stranger) }
+        let refused = try #require(#expect(throws: ScheduleFileError.self) {
+            try SimulatedDevice.explore(replaying: stranger, name: "SplitCounter") { _ in }
+        })
+        #expect(refused.description.contains("not a schedule file"), "\(refused)")
+    }
+
     @Test("PCT finds it too")
     func pctFindsIt() throws {
         #expect(throws: ExplorationFailure.self) {

@@ -43,6 +43,7 @@ struct CatchShapes {
         do { url = try traced?.writeTrace() } catch where "\(error)".contains("records no trace") { seen.append("no trace") }
         var report: ExplorationReport?
         do { report = try SimulatedDevice.explore(schedules: 0, seed: 1) { _ in } } catch where isRefusal(error) { seen.append("explore") }
+        do { report = try SimulatedDevice.explore(replaying: URL(fileURLWithPath: "/nonexistent.schedule.json")) { _ in } } catch where "\(error)".contains("cannot be read") { seen.append("schedule file") }
         _ = (url, group, identity, scope, current, number, report)
         return seen
     }
@@ -53,7 +54,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "no trace"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "no trace", "schedule file"])
         }
     }
 }

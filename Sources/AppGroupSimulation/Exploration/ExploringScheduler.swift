@@ -154,7 +154,9 @@ final class ExploringScheduler: @unchecked Sendable {
             waiting.sort { $0.ordinal < $1.ordinal }
             let ordinal = state.chooser.choose(waiting.map(\.ordinal), step: state.schedule.count + 1)
             guard let pid = waiting.first(where: { $0.ordinal == ordinal })?.pid, var process = state.processes[pid] else { return nil }
-            state.schedule.append("\(process.ordinal) \(process.name): \(process.waiting ?? "")")
+            // The device's own directory as "$DEVICE": a schedule is the same on every device.
+            let step = (process.waiting ?? "").replacingOccurrences(of: directory.deletingLastPathComponent().path, with: "$DEVICE")
+            state.schedule.append("\(process.ordinal) \(process.name): \(step)")
             Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
                          [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
             process.waiting = nil

@@ -29,7 +29,13 @@ extension SimulatedDevice {
     @discardableResult
     public static func explore(schedules: Int, strategy: ExplorationStrategy = .random, seed: UInt64,
                                name: String = "Exploring", _ body: (SimulatedDevice) throws -> Void) throws -> ExplorationReport {
+        try explore(schedules: schedules, strategy: strategy, seed: seed, name: name, writingSchedule: true, body)
+    }
+
+    static func explore(schedules: Int, strategy: ExplorationStrategy, seed: UInt64, name: String, writingSchedule: Bool,
+                        _ body: (SimulatedDevice) throws -> Void) throws -> ExplorationReport {
         let start = Date()
+        var last: [String] = []
         var steps = 0
         var expected = 4 // PCT's k: learned from the schedules run so far
         for index in 0..<max(schedules, 0) {
@@ -46,17 +52,19 @@ extension SimulatedDevice {
             ExploringSchedulers.unregister(device: device.directory)
             scheduler.stop()
             let schedule = scheduler.schedule
+            last = schedule
             steps += schedule.count
             expected = max(expected, schedule.count)
             let failures = device.failures
             if thrown != nil || !failures.isEmpty {
                 let why = thrown.map { "\($0)" } ?? failures.joined(separator: "; ")
                 device.recordFailure("exploration: schedule \(index + 1) failed")
+                let file = writingSchedule ? ScheduleFile(test: name, strategy: strategy, seed: scheduleSeed, steps: schedule).write() : nil
                 throw ExplorationFailure(strategy: strategy, seed: scheduleSeed, index: index + 1, schedule: schedule,
-                                         deaths: scheduler.deaths, failure: why, explored: index + 1)
+                                         deaths: scheduler.deaths, failure: why, explored: index + 1, scheduleFile: file)
             }
         }
-        return ExplorationReport(schedules: max(schedules, 0), steps: steps, seconds: Date().timeIntervalSince(start))
+        return ExplorationReport(schedules: max(schedules, 0), steps: steps, seconds: Date().timeIntervalSince(start), lastSchedule: last)
     }
 
     /// The exploration variables of a spawned target's environment.
@@ -87,6 +95,15 @@ public struct ExplorationReport: Sendable, Hashable {
     public let seconds: Double
     /// Schedules per second.
     public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
+    /// The steps of the last schedule run.
+    public let lastSchedule: [String]
+
+    init(schedules: Int, steps: Int, seconds: Double, lastSchedule: [String]) {
+        self.schedules = schedules
+        self.steps = steps
+        self.seconds = seconds
+        self.lastSchedule = lastSchedule
+    }
 }
 
 /// A schedule under which the explored test failed: its seed (which replays it)
@@ -106,10 +123,14 @@ public struct ExplorationFailure: Error, Sendable, Hashable, CustomStringConvert
     public let failure: String
     /// Schedules run, the failing one included.
     public let explored: Int
+    /// Where the schedule was written, to replay it with
+    /// ``SimulatedDevice/explore(replaying:name:_:)`` (nil when it could not be).
+    public let scheduleFile: URL?
 
     public var description: String {
         var text = "exploration: schedule \(index) of strategy \(strategy) failed: \(failure)\n"
-        text += "replay it with SimulatedDevice.explore(schedules: 1, strategy: \(strategy), seed: 0x\(String(seed, radix: 16)))\n"
+        text += "replay it with SimulatedDevice.explore(schedules: 1, strategy: \(strategy), seed: 0x\(String(seed, radix: 16)))"
+        text += scheduleFile.map { ", or SimulatedDevice.explore(replaying: URL(fileURLWithPath: \"\($0.path)\"))\n" } ?? "\n"
         text += "its steps, in order:\n" + schedule.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
         if !deaths.isEmpty { text += "\n" + deaths.joined(separator: "\n") }
         return text
