@@ -68,6 +68,19 @@ def link_targets(path):
                 yield number, match.group(1)
 
 
+def in_catalog_resources(path, name):
+    """DocC finds an image by its bare file name anywhere in the article's catalog
+    (its Resources/ folder, by convention): `![...](trace.png)`."""
+    if "/" in name or not name.lower().endswith((".png", ".jpg", ".jpeg", ".svg", ".gif")):
+        return False
+    folder = os.path.dirname(os.path.abspath(path))
+    while folder != REPO and not folder.endswith(".docc"):
+        folder = os.path.dirname(folder)
+    if not folder.endswith(".docc"):
+        return False
+    return any(name in names for _, _, names in os.walk(folder))
+
+
 def check_links(readme, modules):
     problems = []
     size = os.path.getsize(readme)
@@ -92,7 +105,7 @@ def check_links(readme, modules):
             shown = os.path.relpath(resolved, REPO)
             if resolved != REPO and not resolved.startswith(REPO + os.sep):
                 problems.append(f"{path}:{number}: link '{target}' leaves the repository ({resolved})")
-            elif not os.path.exists(resolved):
+            elif not os.path.exists(resolved) and not in_catalog_resources(path, relative):
                 problems.append(f"{path}:{number}: broken link '{target}': {shown} does not exist")
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -9,3 +9,9 @@
 // AppGroupSystem (every system call) stays out of reach of the modules above.
 @_exported import struct AppGroupSystem.Errno
 @_exported import class AppGroupSystem.Locked
+// And, package-wide only (their declarations are `package`, so no user sees them),
+// the trace recorder, for the stores' one-call traced sites (Tracing.swift).
+@_exported import enum AppGroupSystem.Tracing
+@_exported import struct AppGroupSystem.TraceEvent
+@_exported import enum AppGroupSystem.TraceJSON
+@_exported import enum AppGroupSystem.TraceMerge

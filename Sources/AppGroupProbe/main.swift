@@ -19,6 +19,8 @@ import Foundation
 //                                         identity and root from the environment; prints
 //                                         each path, or "nil <group>" and exits 2
 //   save --file F --text T                coordinated atomic save of T into F
+//   count-up --file F --split yes|no      NSFileCoordinator read-modify-write of the number in
+//                                         F: split across a read and a write (the bug), or not
 //   async-waiters --file F --count N      N tasks wait (async coordinate, 30 s timeout) for
 //                                         F's write lock; prints "pool free" once other
 //                                         async work has run beside them (exit 4 if it
@@ -281,6 +283,7 @@ do {
     case "ns-move": try NSFileCoordinatorCommands.move()
     case "seed-save": try NSFileCoordinatorCommands.seedSave()
     case "seed-load": try NSFileCoordinatorCommands.seedLoad()
+    case "count-up": CounterCommands.countUp()
     default:
         fail("unknown command \(command.isEmpty ? "(none)" : command); see the comment at the top of main.swift", code: 64)
     }

@@ -28,6 +28,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("9", "target launch, bare against sandboxed", launchCase),
     ("10", "signals across processes", signalCase),
     ("11", "memory watchdog sampling", memorySamplingCase),
+    ("12", "timeline trace: cost off and on", traceCase),
 ]
 
 func runChild(_ options: Options) throws {
@@ -45,6 +46,7 @@ func runChild(_ options: Options) throws {
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case "noop": break // the target of case 9
     case "signal-echo": try signalEchoChild(options)
+    case "fast-paths": try fastPathsChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }

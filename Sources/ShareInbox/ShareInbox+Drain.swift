@@ -71,14 +71,14 @@ extension ShareInbox {
                     // sequence file durable past it, the cursor open) is in place.
                     try run.prepareDelivery(of: number)
                     // A throwing handler leaves the cursor where it is: the item comes first next time.
-                    try handler(item)
+                    try traceDelivery(number) { try handler(item) }
                     try run.recordJournalDelivery(of: number, log: log)
                     continue
                 }
                 guard let claimed = try run.claim(number), let item = try loadClaimed(claimed, number: number) else { continue }
                 do {
                     try run.prepareDelivery(of: number)
-                    try handler(item)
+                    try traceDelivery(number) { try handler(item) }
                 } catch {
                     putBackOrWarn(claimed.path, number: number)
                     throw error
@@ -87,6 +87,15 @@ extension ShareInbox {
             }
             return run.delivered
         }
+    }
+
+    /// Runs the handler on item `number`, as the trace's delivery event (the end
+    /// of the arrow from its enqueue).
+    private func traceDelivery(_ number: UInt64, _ deliver: () throws -> Void) throws {
+        let span = Tracing.begin(.inboxDelivery)
+        var outcome = "delivered"
+        defer { span?.end(directory.path, [("item", "\(number)"), ("outcome", outcome)], flowIn: traceFlow(number)) }
+        do { try deliver() } catch { outcome = "handler threw"; throw error }
     }
 
     /// Makes this instance's session directory (its lock is held), first putting

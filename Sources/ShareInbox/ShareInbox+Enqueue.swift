@@ -22,7 +22,19 @@ extension ShareInbox {
     ///   ``attachmentByteLimit``; ``ShareInboxError/inboxSequenceExhausted(sequenceFile:last:)``.
     @discardableResult
     public func enqueue(_ item: SharedItem) throws -> UInt64 {
-        try ShareInboxError.passingUp { try publish(item) }
+        let span = Tracing.begin(.inboxEnqueue)
+        var number: UInt64?
+        defer {
+            span?.end(directory.path, [("item", number.map { "\($0)" } ?? "not published"), ("attachments", "\(item.attachments.count)")],
+                      flowOut: number.map { traceFlow($0) })
+        }
+        number = try ShareInboxError.passingUp { try publish(item) }
+        return number!
+    }
+
+    /// The trace's arrow from an item's enqueue to its delivery: the inbox and the item's number.
+    func traceFlow(_ number: UInt64) -> UInt64 {
+        Tracing.flowID("inbox", directory.path, "\(number)")
     }
 
     /// ``enqueue(_:)``'s work, throwing the container's errors as they are.

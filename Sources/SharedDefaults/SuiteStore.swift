@@ -158,7 +158,10 @@ final class SuiteStore: @unchecked Sendable {
     private func refreshLocked(lookingUp key: String? = nil) throws {
         let identity = try currentIdentity()
         if let cache, cache.identity == identity { return }
+        let span = Tracing.begin(.suiteRead)
         let fresh = try load(lookingUp: key)
+        span?.end(path, [("key", key ?? "(all)"), ("version", Self.traceVersion(fresh.identity))],
+                  flowIn: fresh.identity.map { Self.flowID(path, $0) })
         if fresh.pin != nil { parses += 1 }
         replaceCache(with: fresh, batching: true)
     }
@@ -340,6 +343,11 @@ final class SuiteStore: @unchecked Sendable {
             let aside = try moveAside()
             recovered = .corruptSuite(path: path, problem: problem, movedTo: aside.path)
         }
+        let span = Tracing.begin(.suiteSave)
+        defer {
+            span?.end(path, [("keys", changes.map(\.key).joined(separator: ", ")), ("bytes", "\(data.count)")],
+                      flowOut: (try? AtomicFile.identity(atPath: path, below: root)).map { Self.flowID(path, $0) })
+        }
         do {
             try AtomicFile.write(data, to: fileURL, below: root, durable: durable)
         } catch {
@@ -354,6 +362,16 @@ final class SuiteStore: @unchecked Sendable {
         let committed = values
         lock.withLock { replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }, batching: false) }
         return Committed(result: result, recovered: recovered)
+    }
+
+    /// The trace's arrow from the save that wrote a version of the suite file (its
+    /// inode: every save renames a new file into place) to the read that found it.
+    private static func flowID(_ path: String, _ identity: AtomicFile.Identity) -> UInt64 {
+        Tracing.flowID("suite", path, "\(identity.device):\(identity.inode)")
+    }
+
+    private static func traceVersion(_ identity: AtomicFile.Identity?) -> String {
+        identity.map { "inode \($0.inode)" } ?? "no file"
     }
 
     /// Moves the corrupt suite file to `<suite>.plist.corrupt-<UTC timestamp>` (a

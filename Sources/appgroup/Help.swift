@@ -1,6 +1,6 @@
 /// The tool's overview, printed by `appgroup --help`.
 enum Help {
-    static let commandList = "path, list, create, erase, defaults, pending, keychain, device, plist or completion"
+    static let commandList = "path, list, create, erase, defaults, pending, keychain, device, plist, trace or completion"
     static let defaultsList = "read, read-type, write, delete, rename, find, export or import"
 
     /// `a, b or c`, for messages listing the words a place accepts.
@@ -41,6 +41,7 @@ enum Help {
                                                        script it: Face ID or Touch ID, a new face, match, cancel...
         Files and shell:
           plist FILE [--lint | --convert FORMAT]       any property-list file, like `plutil`
+          trace FILE|DIR... [--output OUT]             summarise or merge a device's timeline trace
           completion bash|zsh                          a shell completion script
         `appgroup COMMAND --help` describes each.
 

@@ -21,6 +21,7 @@ func run(_ argv: [String]) throws {
     case "keychain": try KeychainCommand.run(rest)
     case "device": try DeviceCommand.run(rest)
     case "plist": try PlistCommand.run(rest)
+    case "trace": try TraceCommand.run(rest)
     case "completion": try CompletionCommand.run(rest)
     case "defaults":
         guard let sub = rest.first else { throw CLIError.usage("missing defaults command: \(Help.defaultsList)") }

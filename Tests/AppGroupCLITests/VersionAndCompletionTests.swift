@@ -30,7 +30,7 @@ import TestSupport
                     && outcome.standardOutput.contains("appgroup \(command.joined(separator: " "))"), "\(command): \(outcome.standardOutput)")
         }
         let overview = try fixture.succeed(["--help"])
-        for command in ["path", "list", "create", "erase", "defaults", "pending", "keychain", "device", "plist", "completion"] {
+        for command in ["path", "list", "create", "erase", "defaults", "pending", "keychain", "device", "plist", "trace", "completion"] {
             #expect(overview.contains("  \(command)"), "the overview lists \(command)")
         }
         try fixture.fail(["fly"], status: 64, ["unknown command 'fly'"])

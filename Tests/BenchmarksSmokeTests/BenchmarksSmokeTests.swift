@@ -13,7 +13,8 @@ struct BenchmarksSmokeTests {
                              "== 4. file coordinator", "== 5. share inbox", "== 6. change observation", "== 7. growth",
                              "== 8. property-list codec", "== 9. launching a target",
                              "== 10. signals across processes",
-                             "== 11. memory watchdog"]
+                             "== 11. memory watchdog",
+                             "== 12. timeline trace"]
 
     @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
     func smokeRun() throws {
@@ -39,7 +40,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the eleven cases; a bad --scale or --case is refused with exit 1")
+    @Test("--list names the twelve cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
@@ -47,9 +48,9 @@ struct BenchmarksSmokeTests {
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
         #expect(bad.standardError.contains("--scale"))
-        let noCase = try runBenchmarks(["--case", "12"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        let noCase = try runBenchmarks(["--case", "13"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(noCase.status == 1)
-        #expect(noCase.standardError.contains("no case 11"))
+        #expect(noCase.standardError.contains("no case 13"))
     }
 }
 

@@ -42,7 +42,13 @@ struct CatchShapes {
         do { made = try SimulatedDevice(name: "a/b") } catch where "\(error)".contains("device name") { seen.append("device") }
         var settings: BuildSettings?
         do { settings = try BuildSettings(contentsOf: device.scratch.appendingPathComponent("none.xcconfig")) } catch where "\(error)".contains("xcconfig") { seen.append("build settings") }
-        _ = (url, group, identity, scope, current, number, made, settings)
+        var traced: SimulatedDevice?
+        do { traced = try SimulatedDevice(name: "CatchShapes", trace: .off) } catch where isRefusal(error) { seen.append("traced device") }
+        do { url = try traced?.writeTrace() } catch where "\(error)".contains("records no trace") { seen.append("no trace") }
+        var report: ExplorationReport?
+        do { report = try SimulatedDevice.explore(schedules: 0, seed: 1) { _ in } } catch where isRefusal(error) { seen.append("explore") }
+        do { report = try SimulatedDevice.explore(replaying: URL(fileURLWithPath: "/nonexistent.schedule.json")) { _ in } } catch where "\(error)".contains("cannot be read") { seen.append("schedule file") }
+        _ = (url, group, identity, scope, current, number, made, settings, report)
         return seen
     }
 
@@ -82,7 +88,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "no trace", "schedule file"])
         }
     }
 }

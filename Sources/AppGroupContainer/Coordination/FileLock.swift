@@ -33,6 +33,8 @@ final class FileLock: Sendable {
     let slot: LockSlot
     let mode: Mode
     private let handle: LockSlot.Handle
+    /// When the lock was taken, for the trace's "held" event (nil: tracing was off).
+    private let held: Tracing.Span?
 
     var lockPath: String { slot.lockPath }
 
@@ -40,6 +42,7 @@ final class FileLock: Sendable {
         self.slot = slot
         self.mode = mode
         self.handle = handle
+        self.held = Tracing.begin(.lockHeld)
     }
 
     /// Where the lock file of the item at the standardized absolute `itemPath` is:
@@ -74,7 +77,12 @@ final class FileLock: Sendable {
     /// - Throws: ``AppGroupError/coordinationTimedOut(path:lockFile:seconds:)`` after the
     ///   timeout; file-system errors when the lock file cannot be opened.
     static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
+        Exploration.step(mode == .shared ? "read lock" : "write lock", itemPath)
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
+        // The wait ends before the hold begins (so the two nest on the timeline).
+        let waiting = Tracing.begin(.lockWait)
+        var waited = false
+        defer { if !waited { waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath), ("outcome", "failed")]) } }
         while true {
             let handle = try slot.take()
             do throws(AppGroupError) {
@@ -83,12 +91,17 @@ final class FileLock: Sendable {
                 SystemCalls.close(handle.fd)
                 throw error
             }
-            if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
+            if try stillNamed(handle, slot) {
+                waited = true
+                waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath)])
+                return FileLock(slot: slot, mode: mode, handle: handle)
+            }
         }
     }
 
     /// Tries once, without waiting; nil when another holder conflicts.
     static func tryAcquire(_ slot: LockSlot, mode: Mode) throws(AppGroupError) -> FileLock? {
+        Exploration.step(mode == .shared ? "read lock" : "write lock", slot.lockPath)
         while true {
             let handle = try slot.take()
             if let code = SystemCalls.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {
@@ -106,6 +119,7 @@ final class FileLock: Sendable {
 
     /// Releases the lock; the descriptor goes back to its slot for the next holder.
     func release() {
+        held?.end(slot.lockPath, [("mode", mode.name)])
         _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
         slot.giveBack(handle)
     }

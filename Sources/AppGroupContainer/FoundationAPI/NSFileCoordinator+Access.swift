@@ -25,6 +25,8 @@ extension NSFileCoordinator {
 
     /// The synchronous forms: the whole coordination on the caller's thread.
     func run(_ accesses: [Access], _ outError: NSErrorPointer, _ accessor: ([URL]) -> Void) {
+        let span = Tracing.begin(accesses.contains(where: \.isWrite) ? .coordinatedWrite : .coordinatedRead)
+        defer { span?.end(accesses.first?.url.path ?? "", Self.traceArguments(accesses, outError)) }
         do {
             let prepared = try prepare(accesses)
             defer { PresenterRequests.reacquire(prepared.reacquirers) }
@@ -38,6 +40,16 @@ extension NSFileCoordinator {
         } catch {
             outError?.pointee = cocoaError(error, accesses).value
         }
+    }
+
+    /// What the trace says of a coordination: its items and its outcome.
+    static func traceArguments(_ accesses: [Access], _ outError: NSErrorPointer) -> [(String, String)] {
+        var args = [("by", "NSFileCoordinator")]
+        for (index, access) in accesses.enumerated() {
+            args.append(("item \(index + 1)", (access.isWrite ? "write " : "read ") + access.url.path))
+        }
+        if let error = outError?.pointee { args.append(("error", "\(error.domain) \(error.code)")) }
+        return args
     }
 
     /// Validates every item, then asks their presenters (before any lock: see

@@ -20,8 +20,8 @@ struct PresenterRequests {
     /// Reading `path`: save first (unless `.withoutChanges`), then relinquish to the reader.
     func beforeReading(_ path: String, options: NSFileCoordinator.ReadingOptions, into reacquirers: inout [Reacquirer]) throws {
         for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
-            if !options.contains(.withoutChanges) { try save(presenter) }
-            if let block = try ask(presenter, { presenter, done in
+            if !options.contains(.withoutChanges) { try save(presenter, path) }
+            if let block = try ask(presenter, "relinquishPresentedItem(toReader:)", path, { presenter, done in
                 presenter.relinquishPresentedItem(toReader: { reacquirer in done(.success(reacquirer)) })
             }) {
                 reacquirers.append((presenter, block))
@@ -34,13 +34,13 @@ struct PresenterRequests {
     func beforeWriting(_ path: String, options: NSFileCoordinator.WritingOptions, into reacquirers: inout [Reacquirer]) throws {
         for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
             if options.contains(.forDeleting) {
-                try ask(presenter) { presenter, done in
+                try ask(presenter, "accommodatePresentedItemDeletion", path) { presenter, done in
                     presenter.accommodatePresentedItemDeletion { error in done(error.map { .failure($0) } ?? .success(())) }
                 }
                 continue
             }
-            if options.contains(.forMerging) { try save(presenter) }
-            if let block = try ask(presenter, { presenter, done in
+            if options.contains(.forMerging) { try save(presenter, path) }
+            if let block = try ask(presenter, "relinquishPresentedItem(toWriter:)", path, { presenter, done in
                 presenter.relinquishPresentedItem(toWriter: { reacquirer in done(.success(reacquirer)) })
             }) {
                 reacquirers.append((presenter, block))
@@ -55,8 +55,8 @@ struct PresenterRequests {
         }
     }
 
-    private func save(_ presenter: NSFilePresenter) throws {
-        try ask(presenter) { presenter, done in
+    private func save(_ presenter: NSFilePresenter, _ path: String) throws {
+        try ask(presenter, "savePresentedItemChanges", path) { presenter, done in
             presenter.savePresentedItemChanges { error in done(error.map { .failure($0) } ?? .success(())) }
         }
     }
@@ -65,8 +65,16 @@ struct PresenterRequests {
     /// checking for cancellation while it waits.
     /// - Throws: the presenter's error, or the cancellation.
     @discardableResult
-    private func ask<T>(_ presenter: NSFilePresenter,
+    private func ask<T>(_ presenter: NSFilePresenter, _ message: String, _ path: String,
                         _ request: @escaping (NSFilePresenter, @escaping @Sendable (Result<T, Error>) -> Void) -> Void) throws -> T {
+        let span = Tracing.begin(.presenterMessage)
+        var outcome = "answered"
+        defer { span?.end(message, [("item", path), ("presenter", "\(type(of: presenter))"), ("outcome", outcome)]) }
+        do { return try askUntraced(presenter, request) } catch { outcome = "\(error)"; throw error }
+    }
+
+    private func askUntraced<T>(_ presenter: NSFilePresenter,
+                                _ request: @escaping (NSFilePresenter, @escaping @Sendable (Result<T, Error>) -> Void) -> Void) throws -> T {
         let answer = Locked<Result<T, Error>?>(nil)
         let answered = DispatchSemaphore(value: 0)
         let done: @Sendable (Result<T, Error>) -> Void = { result in

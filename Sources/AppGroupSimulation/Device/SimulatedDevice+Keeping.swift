@@ -69,6 +69,7 @@ extension SimulatedDevice {
         let failures = failures
         let kept = keepPolicy.keeps(failed: !failures.isEmpty)
         reportTerminations(failed: !failures.isEmpty, kept: kept)
+        finishTrace(kept: kept)
         if kept {
             announceKept(failures: failures)
         } else {

@@ -45,6 +45,7 @@ public final class SimulatedDevice: Sendable {
     /// Whether the device is kept when it is removed (from `APPGROUP_KEEP_DEVICE` by default).
     public let keepPolicy: KeepPolicy
     let life = DeviceLife()
+    let tracing = DeviceTracing()
 
     /// Makes a fresh, empty device under the system's temporary directory.
     ///
@@ -77,6 +78,7 @@ public final class SimulatedDevice: Sendable {
         // items in scratch/), so that no lock file outlives the device.
         try CoordinationTree.prepare(root: base.path)
         try CoordinationTree.prepare(root: root.path)
+        try tracing.start(TraceOption.fromEnvironment, device: self)
         LiveDevices.add(self)
         ScopeRefusalRecorder.installed
         if let verdict = TestVerdict.current, verdict.adopt(self) { life.verdict = verdict }
@@ -164,7 +166,7 @@ public final class SimulatedDevice: Sendable {
     /// (`Entitlements.environment`) and `APP_GROUP_CONTAINERS_ROOT`,
     /// then `extra`.
     public func environment(for target: SimulatedTarget?, extra: [String: String] = [:]) -> [String: String] {
-        var named = [String: String]()
+        var named = traceEnvironment(name: target?.name)
         if let target { named[Diagnostics.targetNameKey] = target.name }
         return environment(identity: target?.entitlements, extra: named.merging(extra) { $1 })
     }
@@ -186,6 +188,7 @@ public final class SimulatedDevice: Sendable {
         if !quiet.isEmpty, environment[Diagnostics.quietKey] != "1" {
             environment[Diagnostics.quietKey] = quiet.map(\.rawValue).sorted().joined(separator: ",")
         }
+        environment.merge(traceEnvironment(name: nil)) { $1 }
         environment.merge(extra) { $1 }
         return environment
     }

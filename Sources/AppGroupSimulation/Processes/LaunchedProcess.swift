@@ -89,9 +89,11 @@ public final class LaunchedProcess: @unchecked Sendable {
         self.label = label
         let out = Pipe()
         let err = Pipe()
+        let traced = Tracing.begin(.process)
         let started = try start(out, err)
         process = started.process
         processIdentifier = started.pid
+        ExploringSchedulers.launched(started.pid, name: label.target?.name ?? executable.lastPathComponent, device: label.deviceDirectory)
         if started.process == nil {
             // Foundation closes its copies of the write ends after it spawns; here
             // that is this object's job, or the readers would never see the end.
@@ -137,10 +139,21 @@ public final class LaunchedProcess: @unchecked Sendable {
             childExit = end
             exited = true
             unlockAfterChange()
+            traced?.end(label.target?.name ?? executable.lastPathComponent, traceArguments(end))
             // Reaped only now: until `exited` was set, `kill` could still signal the pid.
             if process == nil { SandboxSystemCalls.reap(processIdentifier) }
         }
         waiter.start()
+    }
+
+    /// What the trace says of this process's run (in the launching process's track).
+    private func traceArguments(_ end: ChildExit?) -> [(String, String)] {
+        var args = [("pid", "\(processIdentifier)"), ("executable", executable.path)]
+        if let device = label.deviceDirectory { args.append(("device", device.path)) }
+        if let end {
+            args.append(("ended", end.killedBySignal ? "signal \(end.status)" : "exit status \(end.status)"))
+        }
+        return args
     }
 
     /// Starts the executable product `name` built beside the test bundle (see

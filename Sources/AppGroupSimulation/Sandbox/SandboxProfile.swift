@@ -45,6 +45,10 @@ public struct SandboxProfile: Sendable, Hashable {
         readWrite += [device.root.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       keychains]
+        // Where the target writes its trace file, on a traced device.
+        if let trace = device.traceDirectory { readWrite.append(trace) }
+        // Where it asks an exploring device's scheduler for its turns.
+        if let exploring = device.explorationDirectory { readWrite.append(exploring) }
         var readOnly = [bundle, executable.deletingLastPathComponent(), device.scratch]
         readOnly += systemPaths.map { URL(fileURLWithPath: $0, isDirectory: true) }
         readOnly += SandboxSystemCalls.mappedLibraryDirectories().map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -27,7 +27,12 @@ extension SimulatedDevice {
     ///   containers or its bundle cannot be made.
     public func launch(_ executable: URL, _ arguments: [String], as target: SimulatedTarget?,
                        environment extra: [String: String] = [:], sandbox: SandboxMode) throws -> LaunchedProcess {
-        try SimulationError.passingUp { try launching(executable, arguments, as: target, environment: extra, sandbox: sandbox) }
+        // An exploring device's scheduler makes no decision while a launch is under way.
+        try SimulationError.passingUp {
+            try ExploringSchedulers.launching(on: directory) {
+                try launching(executable, arguments, as: target, environment: extra, sandbox: sandbox)
+            }
+        }
     }
 
     /// ``launch(_:_:as:environment:sandbox:)``'s work, its errors not yet passed up.

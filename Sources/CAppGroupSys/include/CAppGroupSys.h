@@ -47,6 +47,48 @@ int agc_name_thread(const char *name);
 #include <stdint.h>
 #include <sys/types.h>
 
+/// The trace's on/off flag (see AppGroupSystem's Tracing.swift): set at load time
+/// when the environment has a non-empty APPGROUP_TRACE, and by agc_trace_set.
+/// Read with one relaxed atomic load, so that a traced site costs that load and a
+/// branch when tracing is off.
+extern int agc_trace_flag;
+
+/// 1 when tracing is on (relaxed load of agc_trace_flag).
+static inline int agc_trace_enabled(void) { return __atomic_load_n(&agc_trace_flag, __ATOMIC_RELAXED); }
+
+/// Turns tracing on (1) or off (0) for the whole process.
+void agc_trace_set(int on);
+
+/// CLOCK_MONOTONIC in nanoseconds: one clock for every process of the machine,
+/// so that the trace files of several processes line up.
+uint64_t agc_monotonic_ns(void);
+
+/// The calling thread's kernel id (gettid).
+int agc_thread_id(void);
+
+/// The exploring scheduler's flag (explore.c): set at load time when the
+/// environment has a non-empty APPGROUP_EXPLORE (the exploration directory).
+extern int agc_explore_flag;
+
+/// 1 while this process asks the scheduler before each coordinated step.
+static inline int agc_explore_enabled(void) { return __atomic_load_n(&agc_explore_flag, __ATOMIC_RELAXED); }
+
+/// Asks the scheduler for a turn for `step` on `item` and waits for it (one step
+/// at a time per process). 0 when granted; 1 when the process runs freely (not
+/// exploring, or it gave up: the scheduler gone, or the deadline passed).
+int agc_explore_step(const char *step, const char *item);
+
+/// The scheduler's side: makes and opens the requests FIFO in `directory` (a
+/// descriptor, or -1 with errno set).
+int agc_explore_serve(const char *directory);
+
+/// Reads what is available of the requests, waiting up to `timeout_ms`: bytes
+/// read, 0 when none came, -1 with errno set.
+long agc_explore_read(int fd, char *buffer, unsigned long capacity, int timeout_ms);
+
+/// Grants process `pid` one step (a byte to its grant FIFO). 0, or -1 with errno set.
+int agc_explore_grant(const char *directory, int pid);
+
 /// Landlock's ABI version (1 and up), or minus an errno when Landlock cannot be
 /// used: -ENOSYS for a kernel without it, -EOPNOTSUPP when it is built in but
 /// disabled at boot. (landlock_create_ruleset with LANDLOCK_CREATE_RULESET_VERSION.)

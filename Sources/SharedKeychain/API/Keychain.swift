@@ -183,6 +183,15 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     /// flow) are explained on standard error, where Apple's console would log them.
     static func runReportingStatus(_ function: String, _ result: UnsafeMutablePointer<AnyObject?>?,
                                    _ body: (Keychain) throws -> AnyObject?) -> Int32 {
+        let span = Tracing.begin(.keychain)
+        let status = runUntraced(function, result, body)
+        span?.end(function, [("status", "\(status)"), ("message", SecStatus.message(status).map { "\($0)" } ?? "")]
+                  + ((try? current()).map { [("keychain", $0.device.keychainURL.path)] } ?? []))
+        return status
+    }
+
+    private static func runUntraced(_ function: String, _ result: UnsafeMutablePointer<AnyObject?>?,
+                                    _ body: (Keychain) throws -> AnyObject?) -> Int32 {
         do {
             let value = try body(try current())
             if let result { result.pointee = value }

@@ -10,7 +10,7 @@ enum CompletionCommand {
         """
 
     /// Commands and the subcommands and options each takes, for the scripts.
-    static let commands = ["path", "list", "create", "erase", "defaults", "pending", "keychain", "device", "plist", "completion", "help"]
+    static let commands = ["path", "list", "create", "erase", "defaults", "pending", "keychain", "device", "plist", "trace", "completion", "help"]
     static let defaultsCommands = ["read", "read-type", "write", "delete", "rename", "find", "export", "import"]
     static let keychainCommands = ["list", "delete", "reset"]
     static let deviceCommands = ["lock", "unlock", "reboot", "status", "biometry"]
@@ -56,7 +56,7 @@ enum CompletionCommand {
                         [ "${COMP_WORDS[3]}" = next ] && { COMPREPLY=($(compgen -W "\(BiometryCommand.outcomeWords.joined(separator: " "))" -- "$cur")); return 0; }
                     fi ;;
                 completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return 0 ;;
-                plist) [[ "$cur" != -* ]] && { COMPREPLY=($(compgen -f -- "$cur")); return 0; } ;;
+                plist|trace) [[ "$cur" != -* ]] && { COMPREPLY=($(compgen -f -- "$cur")); return 0; } ;;
             esac
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "\(options.joined(separator: " "))" -- "$cur"))
@@ -93,7 +93,7 @@ enum CompletionCommand {
                         [[ "${words[4]}" == next ]] && { compadd -- \(BiometryCommand.outcomeWords.joined(separator: " ")); return; }
                     fi ;;
                 completion) subcommands=(bash zsh) ;;
-                plist) [[ "${words[CURRENT]}" != -* ]] && { _files; return; } ;;
+                plist|trace) [[ "${words[CURRENT]}" != -* ]] && { _files; return; } ;;
             esac
             if (( CURRENT == 3 )) && (( ${#subcommands} )); then
                 compadd -- $subcommands

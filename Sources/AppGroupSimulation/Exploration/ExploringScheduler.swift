@@ -1,0 +1,193 @@
+import AppGroupContainer
+import AppGroupSystem
+import Foundation
+
+/// The scheduler of one exploring device for one schedule: a thread of its own
+/// that reads the targets' requests (one before each coordinated step) and lets
+/// one waiting process go at a time, chosen by its ``Chooser``.
+///
+/// It decides when every live process of the device is settled: waiting for a
+/// turn, or granted and quiet for ``quiet`` (blocked on a lock, say, or busy
+/// outside the coordinated steps), or launched and not yet at its first step for
+/// ``startup``. A process that dies is dropped at once; so a dead or stuck target
+/// ends nothing but its own part, and the scheduler never waits forever.
+final class ExploringScheduler: @unchecked Sendable {
+    // @unchecked: the mutable state is touched under `state` only.
+    static let quiet: TimeInterval = 0.03
+    static let startup: TimeInterval = 5
+
+    struct Process {
+        let ordinal: Int
+        let name: String
+        let seen: Date
+        var waiting: String?
+        var granted: Date?
+        var requested = false
+    }
+
+    private struct State {
+        var processes: [Int32: Process] = [:]
+        var nextOrdinal = 0
+        var schedule: [String] = []
+        var chooser: Chooser
+        var stopped = false
+        var deaths: [String] = []
+        /// Launches under way, and when the last one ended: no decision is made
+        /// while the test is launching targets, so that every target launched
+        /// together is known before the first turn (the same seed, the same order).
+        var launching = 0
+        var lastLaunch = Date.distantPast
+    }
+
+    let directory: URL
+    private let state: Locked<State>
+    private let done = DispatchSemaphore(value: 0)
+
+    init(directory: URL, strategy: ExplorationStrategy, seed: UInt64, expectedSteps: Int) {
+        self.directory = directory
+        state = Locked(State(chooser: Chooser(strategy: strategy, seed: seed, expectedSteps: expectedSteps)))
+    }
+
+    /// The steps granted so far, in order: "<ordinal> <target>: <step> <item>".
+    var schedule: [String] { state.withLock { $0.schedule } }
+    /// Targets that died while waiting for a turn or holding one.
+    var deaths: [String] { state.withLock { $0.deaths } }
+
+    /// The device starts launching a process (``launched(_:name:)`` follows).
+    func beginLaunch() { state.withLock { $0.launching += 1 } }
+
+    /// The launch ended (launched or failed).
+    func endLaunch() {
+        state.withLock { state in
+            state.launching -= 1
+            state.lastLaunch = Date()
+        }
+    }
+
+    /// A process the device launched: known before its first request, so that
+    /// the scheduler waits for it to reach its first step.
+    func launched(_ pid: Int32, name: String) {
+        state.withLock { state in
+            guard state.processes[pid] == nil else { return }
+            state.processes[pid] = Process(ordinal: state.nextOrdinal, name: name, seen: Date())
+            state.nextOrdinal += 1
+        }
+    }
+
+    /// Starts the scheduling thread.
+    func start() throws {
+        guard let wire = Exploration.Wire(directory: directory.path) else {
+            throw AppGroupError.systemCall(operation: "mkfifo", path: directory.appendingPathComponent("requests").path, errno: .current)
+        }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("explore scheduler")
+            run(wire)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Stops the thread (waiting for it at most a few seconds).
+    func stop() {
+        state.withLock { $0.stopped = true }
+        _ = done.wait(timeout: .now() + 5)
+    }
+
+    private func run(_ wire: borrowing Exploration.Wire) {
+        var pending: [UInt8] = []
+        while !state.withLock({ $0.stopped }) {
+            pending += wire.read(waiting: 2)
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                receive(line)
+            }
+            reap()
+            if let pid = decide() { _ = wire.grant(pid) }
+        }
+    }
+
+    /// One request line: "<pid>\t<step>\t<item>".
+    private func receive(_ line: String) {
+        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, let pid = Int32(fields[0]) else { return }
+        state.withLock { state in
+            if state.processes[pid] == nil {
+                // Not launched by the device (a grandchild): known from its first step.
+                state.processes[pid] = Process(ordinal: state.nextOrdinal, name: "pid \(pid)", seen: Date())
+                state.nextOrdinal += 1
+            }
+            state.processes[pid]?.waiting = "\(fields[1]) \(fields[2])"
+            state.processes[pid]?.requested = true
+        }
+    }
+
+    /// Drops processes that ended (zombies included).
+    private func reap() {
+        let pids = state.withLock { Array($0.processes.keys) }
+        for pid in pids {
+            let now = ProcessState.of(pid)
+            guard now == .ended || now == .unknown else { continue }
+            state.withLock { state in
+                if let gone = state.processes.removeValue(forKey: pid), let step = gone.waiting {
+                    state.deaths.append("\(gone.ordinal) \(gone.name) died waiting for its turn at \(step)")
+                }
+            }
+        }
+    }
+
+    /// The process to grant a step now, if every live process is settled.
+    private func decide() -> Int32? {
+        state.withLock { state in
+            let now = Date()
+            if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet { return nil }
+            var waiting: [(ordinal: Int, pid: Int32)] = []
+            for (pid, process) in state.processes {
+                if process.waiting != nil { waiting.append((process.ordinal, pid)); continue }
+                if let granted = process.granted {
+                    if now.timeIntervalSince(granted) < Self.quiet { return nil }
+                } else if !process.requested, now.timeIntervalSince(process.seen) < Self.startup {
+                    return nil
+                }
+            }
+            guard !waiting.isEmpty else { return nil }
+            waiting.sort { $0.ordinal < $1.ordinal }
+            let ordinal = state.chooser.choose(waiting.map(\.ordinal), step: state.schedule.count + 1)
+            guard let pid = waiting.first(where: { $0.ordinal == ordinal })?.pid, var process = state.processes[pid] else { return nil }
+            // The device's own directory as "$DEVICE": a schedule is the same on every device.
+            let step = (process.waiting ?? "").replacingOccurrences(of: directory.deletingLastPathComponent().path, with: "$DEVICE")
+            state.schedule.append("\(process.ordinal) \(process.name): \(step)")
+            Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
+                         [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
+            process.waiting = nil
+            process.granted = now
+            state.processes[pid] = process
+            return pid
+        }
+    }
+}
+
+/// The exploring schedulers of live devices, by device directory: a launched
+/// process registers with its device's.
+enum ExploringSchedulers {
+    private static let live = Locked<[String: ExploringScheduler]>([:])
+
+    static func register(_ scheduler: ExploringScheduler, device: URL) { live.withLock { $0[device.path] = scheduler } }
+    static func unregister(device: URL) { _ = live.withLock { $0.removeValue(forKey: device.path) } }
+
+    /// Called for every process a device launches.
+    static func launched(_ pid: Int32, name: String, device: URL?) {
+        guard let device, let scheduler = live.withLock({ $0[device.path] }) else { return }
+        scheduler.launched(pid, name: name)
+    }
+
+    static func scheduler(for device: URL) -> ExploringScheduler? { live.withLock { $0[device.path] } }
+
+    /// Brackets one launch by `device` (nothing when it is not exploring).
+    static func launching<T>(on device: URL, _ body: () throws -> T) rethrows -> T {
+        guard let scheduler = scheduler(for: device) else { return try body() }
+        scheduler.beginLaunch()
+        defer { scheduler.endLaunch() }
+        return try body()
+    }
+}
