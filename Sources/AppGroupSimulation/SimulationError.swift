@@ -29,6 +29,14 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
     case buildSetting(BuildSettingFailure)
     /// A target's sandbox could not be set up or applied.
     case sandbox(SandboxFailure)
+    /// A lifecycle request the target's state does not allow, or that did not take effect.
+    case lifecycle(LifecycleError)
+    /// An explored schedule broke the test: its seed and order, to replay.
+    case exploration(ExplorationFailure)
+    /// A schedule file that cannot be replayed by this test.
+    case scheduleFile(ScheduleFileError)
+    /// A trace was asked of a device made without one.
+    case traceNotRecorded(TraceNotRecorded)
     /// The container layer failed below the device: resolving an identity,
     /// creating a container or a data container, installing a bundle.
     case container(AppGroupError)
@@ -42,6 +50,10 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
         case .invalidInfoPlist(let plist): plist.description
         case .buildSetting(let setting): setting.description
         case .sandbox(let sandbox): sandbox.description
+        case .lifecycle(let error): error.description
+        case .exploration(let failure): failure.description
+        case .scheduleFile(let error): error.description
+        case .traceNotRecorded(let error): error.description
         case .container(let error): error.description
         }
     }
@@ -64,12 +76,17 @@ extension SimulationError {
         }
     }
 
-    /// `error` as the device passes it up: the container's errors and the build
-    /// settings' (thrown typed inside the module) as cases, the rest unchanged.
+    /// `error` as the device passes it up: the container's errors and the
+    /// module's own detail types (thrown inside it, typed where they can be) as
+    /// cases; the rest (a test's own closures threw it) unchanged.
     static func passedUp(_ error: any Error) -> any Error {
         switch error {
         case let error as AppGroupError: SimulationError.container(error)
         case let error as BuildSettingFailure: SimulationError.buildSetting(error)
+        case let error as LifecycleError: SimulationError.lifecycle(error)
+        case let error as ExplorationFailure: SimulationError.exploration(error)
+        case let error as ScheduleFileError: SimulationError.scheduleFile(error)
+        case let error as TraceNotRecorded: SimulationError.traceNotRecorded(error)
         default: error
         }
     }

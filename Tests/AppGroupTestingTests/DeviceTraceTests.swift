@@ -76,7 +76,7 @@ struct DeviceTraceTests {
         let saves = events.filter { $0["cat"] as? String == "defaults.save" }
         #expect(saves.count == 1, "the untraced device's save must not appear: \(saves)")
         #expect((saves.first?["name"] as? String)?.hasPrefix(device.directory.path) == true)
-        #expect(throws: TraceNotRecorded.self) { try other.writeTrace() }
+        expectSimulationError(\.traceNotRecorded) { try other.writeTrace() }
     }
 
     @Test("a kept device's trace is written beside it")

@@ -36,7 +36,7 @@ struct ExplorationTests {
             do {
                 try SimulatedDevice.explore(schedules: 12, strategy: .random, seed: seed) { try Self.countTwice($0, split: true) }
                 Issue.record("seed \(seed): 12 schedules passed the split read-modify-write")
-            } catch let failure as ExplorationFailure {
+            } catch SimulationError.exploration(let failure) {
                 found.append(failure.index)
                 #expect(failure.description.contains("replay it with"))
                 #expect(failure.schedule.count >= 3, "\(failure)")
@@ -44,7 +44,7 @@ struct ExplorationTests {
                     print(failure)
                     // The same seed, the same order, the same failure: three times.
                     for _ in 0..<3 {
-                        #expect(throws: ExplorationFailure.self) {
+                        expectSimulationError(\.exploration) {
                             try SimulatedDevice.explore(schedules: 1, strategy: .random, seed: failure.seed) { try Self.countTwice($0, split: true) }
                         }
                     }
@@ -60,18 +60,18 @@ struct ExplorationTests {
         do {
             try SimulatedDevice.explore(schedules: 12, strategy: .random, seed: 3, name: "SplitCounter") { try Self.countTwice($0, split: true) }
             Issue.record("12 schedules passed the split read-modify-write")
-        } catch let failure as ExplorationFailure {
+        } catch SimulationError.exploration(let failure) {
             file = failure.scheduleFile
             #expect(failure.description.contains("explore(replaying:"))
         }
         let schedule = try #require(file)
         defer { try? FileManager.default.removeItem(at: schedule) }
         // The same order again, and the same failure: not a divergence.
-        #expect(throws: ExplorationFailure.self) {
+        expectSimulationError(\.exploration) {
             try SimulatedDevice.explore(replaying: schedule, name: "SplitCounter") { try Self.countTwice($0, split: true) }
         }
         // Another test's file.
-        let other = try #require(#expect(throws: ScheduleFileError.self) {
+        let other = try #require(expectSimulationError(\.scheduleFile) {
             try SimulatedDevice.explore(replaying: schedule, name: "SomeOtherTest") { _ in }
         })
         #expect(other.description.contains("recorded by the test \"SplitCounter\", not \"SomeOtherTest\""), "\(other)")
@@ -83,7 +83,7 @@ struct ExplorationTests {
         let edited = schedule.deletingLastPathComponent().appendingPathComponent("edited-\(UUID().uuidString).schedule.json")
         try JSONSerialization.data(withJSONObject: json).write(to: edited)
         defer { try? FileManager.default.removeItem(at: edited) }
-        let diverged = try #require(#expect(throws: ScheduleFileError.self) {
+        let diverged = try #require(expectSimulationError(\.scheduleFile) {
             try SimulatedDevice.explore(replaying: edited, name: "SplitCounter") { try Self.countTwice($0, split: true) }
         })
         #expect(diverged.description.contains("another order at step 1"), "\(diverged)")
@@ -91,7 +91,7 @@ struct ExplorationTests {
         let stranger = schedule.deletingLastPathComponent().appendingPathComponent("stranger-\(UUID().uuidString).json")
         try Data(#"{"traceEvents": []}"#.utf8).write(to: stranger)
         defer { try? FileManager.default.removeItem(at: stranger) }
-        let refused = try #require(#expect(throws: ScheduleFileError.self) {
+        let refused = try #require(expectSimulationError(\.scheduleFile) {
             try SimulatedDevice.explore(replaying: stranger, name: "SplitCounter") { _ in }
         })
         #expect(refused.description.contains("not a schedule file"), "\(refused)")
@@ -99,7 +99,7 @@ struct ExplorationTests {
 
     @Test("PCT finds it too")
     func pctFindsIt() throws {
-        #expect(throws: ExplorationFailure.self) {
+        expectSimulationError(\.exploration) {
             try SimulatedDevice.explore(schedules: 20, strategy: .pct(depth: 2), seed: 7) { try Self.countTwice($0, split: true) }
         }
     }

@@ -50,14 +50,16 @@ extension SimulatedDevice {
     /// files into one trace, and writes it to `url` (by default `trace.json` in
     /// the device's directory).
     /// - Returns: the file written.
-    /// - Throws: ``TraceNotRecorded`` on a device made without a trace;
+    /// - Throws: ``SimulationError/traceNotRecorded(_:)`` on a device made without a trace;
     ///   Foundation's error when the file cannot be written.
     @discardableResult
     public func writeTrace(to url: URL? = nil) throws -> URL {
-        guard let traceDirectory else { throw TraceNotRecorded(deviceDirectory: directory) }
-        let destination = url ?? directory.appendingPathComponent("trace.json")
-        try DeviceTracing.merged(traceDirectory: traceDirectory, device: directory).write(to: destination, options: .atomic)
-        return destination
+        try SimulationError.passingUp {
+            guard let traceDirectory else { throw TraceNotRecorded(deviceDirectory: directory) }
+            let destination = url ?? directory.appendingPathComponent("trace.json")
+            try DeviceTracing.merged(traceDirectory: traceDirectory, device: directory).write(to: destination, options: .atomic)
+            return destination
+        }
     }
 
     /// Called as the device ends: writes the trace where its option says, never

@@ -83,24 +83,26 @@ extension SimulatedDevice {
     /// - Parameters:
     ///   - file: the schedule file.
     ///   - name: the explored test's name, as given to `explore` (the file names it).
-    /// - Throws: ``ScheduleFileError`` for a file that is not a schedule, is another
+    /// - Throws: ``SimulationError/scheduleFile(_:)`` for a file that is not a schedule, is another
     ///   test's, or whose replay took another order (the first step that differs);
     ///   ``ExplorationFailure`` when the replay fails, as it should for a failing schedule.
     @discardableResult
     public static func explore(replaying file: URL, name: String = "Exploring", _ body: (SimulatedDevice) throws -> Void) throws -> ExplorationReport {
-        let (recorded, strategy, seed) = try ScheduleFile.read(file, test: name)
-        var replayed: [String] = []
-        let report: ExplorationReport
-        do {
-            report = try explore(schedules: 1, strategy: strategy, seed: seed, name: name, writingSchedule: false, body)
-            replayed = report.lastSchedule
-        } catch let failure as ExplorationFailure {
-            replayed = failure.schedule
+        try SimulationError.passingUp {
+            let (recorded, strategy, seed) = try ScheduleFile.read(file, test: name)
+            var replayed: [String] = []
+            let report: ExplorationReport
+            do {
+                report = try explore(schedules: 1, strategy: strategy, seed: seed, name: name, writingSchedule: false, body)
+                replayed = report.lastSchedule
+            } catch let failure as ExplorationFailure {
+                replayed = failure.schedule
+                try Self.compare(recorded.steps, replayed, file)
+                throw failure
+            }
             try Self.compare(recorded.steps, replayed, file)
-            throw failure
+            return report
         }
-        try Self.compare(recorded.steps, replayed, file)
-        return report
     }
 
     private static func compare(_ recorded: [String], _ replayed: [String], _ file: URL) throws {

@@ -24,12 +24,14 @@ extension SimulatedDevice {
     ///   - name: a prefix for the devices' directory names.
     ///   - body: the test, run once per schedule with its device.
     /// - Returns: what was explored (schedules, steps, time).
-    /// - Throws: ``ExplorationFailure`` with the first failing schedule; what making a
+    /// - Throws: ``SimulationError/exploration(_:)`` with the first failing schedule; what making a
     ///   device throws.
     @discardableResult
     public static func explore(schedules: Int, strategy: ExplorationStrategy = .random, seed: UInt64,
                                name: String = "Exploring", _ body: (SimulatedDevice) throws -> Void) throws -> ExplorationReport {
-        try explore(schedules: schedules, strategy: strategy, seed: seed, name: name, writingSchedule: true, body)
+        try SimulationError.passingUp {
+            try explore(schedules: schedules, strategy: strategy, seed: seed, name: name, writingSchedule: true, body)
+        }
     }
 
     static func explore(schedules: Int, strategy: ExplorationStrategy, seed: UInt64, name: String, writingSchedule: Bool,

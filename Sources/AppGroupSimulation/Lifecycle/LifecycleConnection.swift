@@ -223,7 +223,7 @@ extension SimulatedDevice {
         do {
             pair = try ProcessSystemCalls.socketPair()
         } catch {
-            throw SandboxError(operation: "socketpair", path: home.home.path, errno: error)
+            throw SimulationError.sandbox(SandboxFailure(operation: "socketpair", path: home.home.path, errno: error))
         }
         return (LifecycleConnection(fd: pair.0, target: target, home: home.home.path), pair.1)
     }

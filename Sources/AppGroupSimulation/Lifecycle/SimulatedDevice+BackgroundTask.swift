@@ -17,18 +17,20 @@ extension SimulatedDevice {
     /// ``LifecycleSettings/backgroundTimeLimit`` seconds from the task's start,
     /// then `expirationHandler` runs, in this process, before the suspension).
     /// Inside a target, `ProcessInfo.performExpiringActivity(withReason:using:)` does the same.
-    /// - Throws: ``LifecycleError`` when the process has ended or is not a target of this device.
+    /// - Throws: ``SimulationError/lifecycle(_:)`` when the process has ended or is not a target of this device.
     public func beginBackgroundTask(for process: LaunchedProcess, withName name: String? = nil,
                                     expirationHandler: (@Sendable () -> Void)? = nil) throws -> BackgroundTask {
-        let connection = try connection(for: process, request: "begin a background task for")
-        try connection.require([.foreground, .background], request: "begin a background task for")
-        connection.condition.lock()
-        defer { connection.condition.unlock() }
-        connection.nextTestTask -= 1
-        let id = connection.nextTestTask
-        connection.activities[id] = (name ?? "background task", Date())
-        connection.testExpirationHandlers[id] = expirationHandler ?? {}
-        return BackgroundTask(identifier: id, processIdentifier: process.processIdentifier)
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "begin a background task for")
+            try connection.require([.foreground, .background], request: "begin a background task for")
+            connection.condition.lock()
+            defer { connection.condition.unlock() }
+            connection.nextTestTask -= 1
+            let id = connection.nextTestTask
+            connection.activities[id] = (name ?? "background task", Date())
+            connection.testExpirationHandlers[id] = expirationHandler ?? {}
+            return BackgroundTask(identifier: id, processIdentifier: process.processIdentifier)
+        }
     }
 
     /// Ends background time taken with ``beginBackgroundTask(for:withName:expirationHandler:)``

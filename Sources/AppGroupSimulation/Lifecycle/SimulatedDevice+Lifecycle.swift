@@ -17,27 +17,31 @@ extension SimulatedDevice {
     public var terminations: [TerminationReport] { life.lifecycle.terminations }
 
     /// Where `process` is in its life.
-    /// - Throws: ``LifecycleError`` when it was not launched as a target of this device.
+    /// - Throws: ``SimulationError/lifecycle(_:)`` when it was not launched as a target of this device.
     public func lifecycleState(of process: LaunchedProcess) throws -> LifecycleState {
-        let connection = try connection(for: process, request: "read the state of")
-        connection.condition.lock()
-        defer { connection.condition.unlock() }
-        return connection.state
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "read the state of")
+            connection.condition.lock()
+            defer { connection.condition.unlock() }
+            return connection.state
+        }
     }
 
     /// Sends `process` to the background, as iOS does when the user leaves the
     /// app or the extension's host goes away: it is told (`willResignActive`, then
     /// `didEnterBackground`; an extension gets the `NSExtensionHost...` names) on
     /// `NotificationCenter.default`, and this returns once its observers returned.
-    /// - Throws: ``LifecycleError``: it is not in the foreground, has ended, or did not acknowledge in time.
+    /// - Throws: ``SimulationError/lifecycle(_:)``: it is not in the foreground, has ended, or did not acknowledge in time.
     public func moveToBackground(_ process: LaunchedProcess) throws {
-        let connection = try connection(for: process, request: "move to the background")
-        try connection.require([.foreground], request: "move to the background")
-        let settings = lifecycleSettings
-        for name in LifecycleNotificationName.toBackground(connection.target.kind) {
-            try connection.post(name, request: "move to the background", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "move to the background")
+            try connection.require([.foreground], request: "move to the background")
+            let settings = lifecycleSettings
+            for name in LifecycleNotificationName.toBackground(connection.target.kind) {
+                try connection.post(name, request: "move to the background", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
+            }
+            connection.set(.background)
         }
-        connection.set(.background)
     }
 
     /// What a suspension came to.
@@ -54,85 +58,95 @@ extension SimulatedDevice {
     /// in the process), then stops it (SIGSTOP) and reads every lock it holds.
     /// A lock iOS forbids (``SuspensionLockRule``) gets it killed with 0xdead10cc,
     /// recorded in ``terminations``.
-    /// - Throws: ``LifecycleError``: it is not in the background, has ended, or the kernel did not stop it in time.
+    /// - Throws: ``SimulationError/lifecycle(_:)``: it is not in the background, has ended, or the kernel did not stop it in time.
     @discardableResult
     public func suspend(_ process: LaunchedProcess) throws -> SuspensionResult {
-        let connection = try connection(for: process, request: "suspend")
-        try connection.require([.background], request: "suspend")
-        let settings = lifecycleSettings
-        try connection.waitForBackgroundActivities(limit: settings.backgroundTimeLimit, settings: settings)
-        let pid = process.processIdentifier
-        try signal(SIGSTOP, connection: connection, request: "suspend")
-        try waitForState(pid, connection: connection, request: "suspend", timeout: settings.signalTimeout) { $0 == .stopped }
-        let violations = SuspensionLockCheck.violations(of: pid, deviceRoot: root.path, home: connection.home, rule: settings.lockRule)
-        guard violations.isEmpty else {
-            connection.condition.lock()
-            connection.causedEnd = (.heldLockWhileSuspended, violations, .suspended)
-            connection.condition.unlock()
-            try signal(SIGKILL, connection: connection, request: "kill (0xdead10cc)")
-            guard let report = connection.waitForReport(timeout: settings.signalTimeout) else {
-                throw LifecycleError(problem: .noEffect(seconds: settings.signalTimeout), request: "kill (0xdead10cc)",
-                                     state: .suspended, process: connection.processDescription)
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "suspend")
+            try connection.require([.background], request: "suspend")
+            let settings = lifecycleSettings
+            try connection.waitForBackgroundActivities(limit: settings.backgroundTimeLimit, settings: settings)
+            let pid = process.processIdentifier
+            try signal(SIGSTOP, connection: connection, request: "suspend")
+            try waitForState(pid, connection: connection, request: "suspend", timeout: settings.signalTimeout) { $0 == .stopped }
+            let violations = SuspensionLockCheck.violations(of: pid, deviceRoot: root.path, home: connection.home, rule: settings.lockRule)
+            guard violations.isEmpty else {
+                connection.condition.lock()
+                connection.causedEnd = (.heldLockWhileSuspended, violations, .suspended)
+                connection.condition.unlock()
+                try signal(SIGKILL, connection: connection, request: "kill (0xdead10cc)")
+                guard let report = connection.waitForReport(timeout: settings.signalTimeout) else {
+                    throw LifecycleError(problem: .noEffect(seconds: settings.signalTimeout), request: "kill (0xdead10cc)",
+                                         state: .suspended, process: connection.processDescription)
+                }
+                return .killed(report)
             }
-            return .killed(report)
+            connection.set(.suspended)
+            return .suspended
         }
-        connection.set(.suspended)
-        return .suspended
     }
 
     /// Resumes `process` into the foreground: a suspended one is continued
     /// (SIGCONT) first; then it is told (`willEnterForeground`, then
     /// `didBecomeActive`, or the extension host's names).
-    /// - Throws: ``LifecycleError``: it is already in the foreground (resume
+    /// - Throws: ``SimulationError/lifecycle(_:)``: it is already in the foreground (resume
     ///   before suspend or background), has ended, or did not acknowledge in time.
     public func resume(_ process: LaunchedProcess) throws {
-        let connection = try connection(for: process, request: "resume")
-        let state = try connection.require([.background, .suspended], request: "resume")
-        let settings = lifecycleSettings
-        if state == .suspended {
-            try signal(SIGCONT, connection: connection, request: "resume")
-            try waitForState(process.processIdentifier, connection: connection, request: "resume", timeout: settings.signalTimeout) { $0 != .stopped }
-            connection.set(.background)
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "resume")
+            let state = try connection.require([.background, .suspended], request: "resume")
+            let settings = lifecycleSettings
+            if state == .suspended {
+                try signal(SIGCONT, connection: connection, request: "resume")
+                try waitForState(process.processIdentifier, connection: connection, request: "resume", timeout: settings.signalTimeout) { $0 != .stopped }
+                connection.set(.background)
+            }
+            for name in LifecycleNotificationName.toForeground(connection.target.kind) {
+                try connection.post(name, request: "resume", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
+            }
+            connection.set(.foreground)
         }
-        for name in LifecycleNotificationName.toForeground(connection.target.kind) {
-            try connection.post(name, request: "resume", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
-        }
-        connection.set(.foreground)
     }
 
     /// Terminates `process` as iOS terminates an app it ends: an app that is not
     /// suspended is told (`willTerminate`) and then killed; a suspended one, and
     /// an extension, are killed without a word (iOS tells neither).
     /// - Returns: the termination, as recorded in ``terminations``.
-    /// - Throws: ``LifecycleError`` when it has ended already or did not acknowledge in time.
+    /// - Throws: ``SimulationError/lifecycle(_:)`` when it has ended already or did not acknowledge in time.
     @discardableResult
     public func terminate(_ process: LaunchedProcess) throws -> TerminationReport {
-        let connection = try connection(for: process, request: "terminate")
-        let state = try connection.require([.foreground, .background, .suspended], request: "terminate")
-        let settings = lifecycleSettings
-        if state != .suspended {
-            for name in LifecycleNotificationName.beforeTermination(connection.target.kind) {
-                try connection.post(name, request: "terminate", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "terminate")
+            let state = try connection.require([.foreground, .background, .suspended], request: "terminate")
+            let settings = lifecycleSettings
+            if state != .suspended {
+                for name in LifecycleNotificationName.beforeTermination(connection.target.kind) {
+                    try connection.post(name, request: "terminate", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
+                }
             }
+            return try kill(connection, reason: .terminatedBySystem, state: state, request: "terminate")
         }
-        return try kill(connection, reason: .terminatedBySystem, state: state, request: "terminate")
     }
 
     /// Kills `process` without warning, as jetsam does (in any state but ended).
     /// - Returns: the termination, as recorded in ``terminations``.
-    /// - Throws: ``LifecycleError`` when it has ended already.
+    /// - Throws: ``SimulationError/lifecycle(_:)`` when it has ended already.
     @discardableResult
     public func jetsam(_ process: LaunchedProcess) throws -> TerminationReport {
-        let connection = try connection(for: process, request: "jetsam")
-        let state = try connection.require([.foreground, .background, .suspended], request: "jetsam")
-        return try kill(connection, reason: .jetsam, state: state, request: "jetsam")
+        try SimulationError.passingUp {
+            let connection = try connection(for: process, request: "jetsam")
+            let state = try connection.require([.foreground, .background, .suspended], request: "jetsam")
+            return try kill(connection, reason: .jetsam, state: state, request: "jetsam")
+        }
     }
 
     /// The report of `process`'s end once the device has seen it (nil when it
     /// has not ended within `timeout` seconds).
-    /// - Throws: ``LifecycleError`` when it was not launched as a target of this device.
+    /// - Throws: ``SimulationError/lifecycle(_:)`` when it was not launched as a target of this device.
     public func termination(of process: LaunchedProcess, timeout: TimeInterval = 30) throws -> TerminationReport? {
-        try connection(for: process, request: "wait for the end of").waitForReport(timeout: timeout)
+        try SimulationError.passingUp {
+            try connection(for: process, request: "wait for the end of").waitForReport(timeout: timeout)
+        }
     }
 
     // MARK: - Inside

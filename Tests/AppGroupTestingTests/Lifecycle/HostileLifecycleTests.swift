@@ -32,7 +32,7 @@ import Testing
         do {
             try await fixture.device.moveToBackground(app)
             Issue.record("a stuck observer was acknowledged")
-        } catch let error as LifecycleError {
+        } catch SimulationError.lifecycle(let error) {
             #expect(error.problem == .noAcknowledgement(notification: LifecycleNotificationName.didEnterBackground, seconds: 1))
             #expect(error.description.contains("UIApplicationDidEnterBackgroundNotification"))
         }

@@ -73,10 +73,10 @@ import Testing
         defer { fixture.device.remove() }
         let device = fixture.device
         let app = try await fixture.probe(["observe"], as: fixture.notes.app)
-        #expect(throws: LifecycleError.self) { try device.resume(app) }
+        expectSimulationError(\.lifecycle) { try device.resume(app) }
         do {
             try await device.resume(app)
-        } catch let error as LifecycleError {
+        } catch SimulationError.lifecycle(let error) {
             #expect(error.problem == .order)
             #expect(error.state == .foreground)
             #expect(error.description.contains("in the foreground"))
@@ -84,14 +84,14 @@ import Testing
         do {
             try await device.suspend(app)
             Issue.record("suspended a target in the foreground")
-        } catch let error as LifecycleError {
+        } catch SimulationError.lifecycle(let error) {
             #expect(error.problem == .order)
         }
         try await device.jetsam(app)
         do {
             try await device.moveToBackground(app)
             Issue.record("moved an ended target")
-        } catch let error as LifecycleError {
+        } catch SimulationError.lifecycle(let error) {
             #expect(error.problem == .ended)
             #expect(error.description.contains("ended"))
         }
@@ -101,7 +101,7 @@ import Testing
         do {
             try await device.moveToBackground(plain)
             Issue.record("moved a process launched with no target")
-        } catch let error as LifecycleError {
+        } catch SimulationError.lifecycle(let error) {
             #expect(error.problem == .notATarget)
         }
     }

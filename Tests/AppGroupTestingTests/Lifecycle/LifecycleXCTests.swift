@@ -34,7 +34,7 @@ final class LifecycleXCTests: XCTestCase {
         try device.moveToBackground(app)
         XCTAssertEqual(try device.suspend(app), .suspended)
         XCTAssertThrowsError(try device.suspend(app)) { error in
-            XCTAssertEqual((error as? LifecycleError)?.state, .suspended)
+            XCTAssertEqual((error as? SimulationError)?.lifecycle?.state, .suspended)
         }
         try device.resume(app)
         XCTAssertNotNil(app.waitForLine("notified UIApplicationDidBecomeActiveNotification", timeout: 30))
