@@ -19,7 +19,7 @@ import ShareInbox
 //   defaults-storm --suite S --count N [--pause-us U]   saves "k<i>" = i, prints "ack <i>" after
 //                                 each returned, pauses U microseconds between saves
 //   inbox-storm --group G --count N [--pause-us U]      enqueues items titled "t<i>", prints "ack <i>"
-//   allocate --megabytes M        touches M MB of anonymous memory, prints "allocated", sleeps
+//   allocate --megabytes M        touches M MB of anonymous memory (1 MB per 10 ms), prints "allocated", sleeps
 // Every command first prints "ready" once its observers are in place.
 
 let names = [
@@ -135,6 +135,9 @@ do {
             let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
             memset(block, 1, 1 << 20)
             blocks.append(block)
+            // As an extension's footprint grows over a load, not in one burst: the
+            // sampling watchdog (every 50 ms) sees the limit passed long before the end.
+            usleep(10_000)
         }
         say("allocated")
         withExtendedLifetime(blocks) { sleepForever() }

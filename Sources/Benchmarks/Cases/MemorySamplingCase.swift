@@ -9,7 +9,7 @@ import Foundation
 /// The figure that matters: the share of one core the watchdog takes for ten
 /// targets at that interval.
 func memorySamplingCase(_ run: BenchmarkRun) throws -> CaseResult {
-    var result = CaseResult(name: "10. memory watchdog: one footprint sample, and its share of a core")
+    var result = CaseResult(name: "11. memory watchdog: one footprint sample, and its share of a core")
     let child = try Process.run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"])
     defer { child.terminate() }
     let pid = child.processIdentifier

@@ -8,7 +8,7 @@ import SharedDefaults
 /// comparison with a build without the trace is by instruction count (callgrind on
 /// the `fast-paths` child role of both builds; BENCHMARKS.md).
 func traceCase(_ run: BenchmarkRun) throws -> CaseResult {
-    var result = CaseResult(name: "10. timeline trace: cost off and on")
+    var result = CaseResult(name: "12. timeline trace: cost off and on")
     let directory = try run.scratch("trace")
     let item = directory.appendingPathComponent("item")
     let coordinator = FileCoordinator()
