@@ -180,10 +180,15 @@ def swift_blocks(path):
 
 
 def sample_sources(root):
-    """Every sample source under root: Snippets/, Examples/Notes, the package's tests."""
+    """Every sample source under root: Snippets/, Examples/Notes, the package's tests,
+    and the probes the tests run as targets (Sources/*Probe: compiled by `swift build`
+    and run by the tests, so an article may quote the code a test exercises)."""
     found = []
-    for top in ("Snippets", os.path.join("Examples", "Notes", "Sources"),
-                os.path.join("Examples", "Notes", "Tests"), "Tests"):
+    sources = os.path.join(root, "Sources")
+    probes = sorted(os.path.join("Sources", d) for d in (os.listdir(sources) if os.path.isdir(sources) else [])
+                    if d.endswith("Probe"))
+    for top in ["Snippets", os.path.join("Examples", "Notes", "Sources"),
+                os.path.join("Examples", "Notes", "Tests"), "Tests"] + probes:
         for folder, dirs, names in os.walk(os.path.join(root, top)):
             dirs[:] = sorted(d for d in dirs if d != ".build")
             found += sorted(os.path.join(folder, n) for n in names if n.endswith(".swift"))

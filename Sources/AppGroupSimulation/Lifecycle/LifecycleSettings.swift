@@ -4,7 +4,7 @@ import Foundation
 /// ``SimulatedDevice/lifecycleSettings``.
 public struct LifecycleSettings: Sendable, Hashable {
     /// How long a background activity (`ProcessInfo.performExpiringActivity`,
-    /// ``SimulatedDevice/beginBackgroundTask(for:expirationHandler:)``) holds off
+    /// ``SimulatedDevice/beginBackgroundTask(for:withName:expirationHandler:)``) holds off
     /// suspension before it expires. iOS gives about 30 seconds; tests shorten it.
     public var backgroundTimeLimit: TimeInterval = 30
     /// How long the device waits for a target to acknowledge a notification (its
