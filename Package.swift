@@ -151,13 +151,13 @@ package.targets += [
     .target(name: "WidgetKit", dependencies: ["WidgetReloads"], plugins: ["LayeringCheck"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
     .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer"]),
-    .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe"]),
+    .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [
     // An app's own module with types named like the package's API, and a test that
     // imports it beside Security and LocalAuthentication: those expose Apple's names only.
     .target(name: "SecurityNamesFixture", path: "Tests/SecurityNamesFixture"),
-    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "SecurityNamesFixture"]),
+    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "SecurityNamesFixture"]),
 ]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]

@@ -42,7 +42,10 @@ struct CatchShapes {
         do { made = try SimulatedDevice(name: "a/b") } catch where "\(error)".contains("device name") { seen.append("device") }
         var settings: BuildSettings?
         do { settings = try BuildSettings(contentsOf: device.scratch.appendingPathComponent("none.xcconfig")) } catch where "\(error)".contains("xcconfig") { seen.append("build settings") }
-        _ = (url, group, identity, scope, current, number, made, settings)
+        do { try device.installWidget(kind: "", executable: URL(fileURLWithPath: "/bin/true"), as: target) } catch where "\(error)".contains("kind") { seen.append("widget") }
+        var clock: Date?
+        do { clock = try device.clock() } catch where isRefusal(error) { seen.append("clock") }
+        _ = (url, group, identity, scope, current, number, made, settings, clock)
         return seen
     }
 
@@ -52,7 +55,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "widget"])
         }
     }
 }

@@ -128,12 +128,65 @@ struct WidgetReloadTests {
         }
     }
 
+    // The request is posted on the device's signal table: another process of the
+    // device (here a Darwin notify observer) hears it; a process of another device does not.
+    @Test func aReloadRequestIsPostedOnTheDevicesSignalTable() async throws {
+        try await SimulatedDevice.with { device in
+            try await SimulatedDevice.with(name: "OtherDevice") { other in
+                let notes = try NotesWidgetDevice(device)
+                let arguments = ["wrapper", "--name", "widgetkit.reload", "--seconds", "60"]
+                let listener = try device.launch(built: "SignalProbe", arguments, as: notes.widget)
+                let elsewhere = try other.launch(built: "SignalProbe", arguments, as: notes.widget)
+                defer { listener.kill(); elsewhere.kill() }
+                #expect(listener.waitForLine("ready"))
+                #expect(elsewhere.waitForLine("ready"))
+                try await notes.save("posted", reload: true)
+                #expect(listener.waitForLine("woke widgetkit.reload"))
+                #expect(try device.pendingWidgetReloadCount == 1)
+                // A reload on the other device wakes its listener once: this device's post never reached it.
+                try await other.run(built: "WidgetProbe", ["reload", "NotesWidget"], as: notes.app).requireSuccess()
+                #expect(elsewhere.waitForLine("woke widgetkit.reload"))
+                #expect(elsewhere.outputLines.filter { $0 == "woke widgetkit.reload" }.count == 1, "\(elsewhere.outputLines)")
+            }
+        }
+    }
+
     @Test func aWidgetProcessNotLaunchedForAReloadRecordsNothing() async throws {
         try await SimulatedDevice.with { device in
             let notes = try NotesWidgetDevice(device)
             let outcome = try await device.run(built: "WidgetProbe", [], as: notes.widget)
             #expect(outcome.status == 2)
             #expect(try device.widgetTimelines(ofKind: "NotesWidget").isEmpty)
+        }
+    }
+
+    // Every wait has a deadline: a provider that never calls its completion is
+    // killed at the device's timeout and the reload is recorded as failed.
+    @Test(.tags(.killed)) func aProviderThatNeverCompletesFailsTheReloadAtTheDeadline() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setForegroundApp(notes.app)
+            try await notes.save("never completes", reload: true)
+            let failed = try await device.processWidgetReloads(timeout: 3)
+            #expect(failed.map(\.outcome) == [.failed])
+            #expect(failed.first?.problem?.contains("NotesWidget") == true, "\(failed)")
+            try await notes.save("after", reload: true)
+            #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
+            #expect(try notes.shownNotes() == ["note: after"])
+        }
+    }
+
+    @Test(.tags(.hostile)) func aCorruptRequestIsATypedErrorNamingItsFile() async throws {
+        try await SimulatedDevice.with { device in
+            _ = try NotesWidgetDevice(device)
+            let requests = device.root.appendingPathComponent(".coordination/widgetkit/requests")
+            try FileManager.default.createDirectory(at: requests, withIntermediateDirectories: true)
+            try Data("not json".utf8).write(to: requests.appendingPathComponent("00000000000000000001-1-1.json"))
+            await #expect {
+                try await device.processWidgetReloads()
+            } throws: { error in
+                "\(error)".contains("00000000000000000001-1-1.json") && "\(error)".contains("remove it")
+            }
         }
     }
 
