@@ -17,7 +17,7 @@ extension SimulatedDevice {
     /// Installs a widget of `kind` whose provider runs in `executable`, launched
     /// as `target` (a widget extension) when the device processes a reload.
     /// The executable calls `WidgetHost.run(_:kind:)`.
-    /// - Throws: ``WidgetStoreError``: a kind that is empty or too long, or records that cannot be written.
+    /// - Throws: `WidgetStoreError` (WidgetReloads): a kind that is empty or too long, or records that cannot be written.
     public func installWidget(kind: String, family: WidgetFamily = .systemSmall, executable: URL, as target: SimulatedTarget) throws {
         if let problem = WidgetStore.problem(kind: kind) { throw WidgetStoreError.invalidKind(kind, problem: problem) }
         var state = try widgetStore.readState()
@@ -28,7 +28,7 @@ extension SimulatedDevice {
     }
 
     /// Sets the app in the foreground (nil: none): its reloads are free of budget, as on iOS.
-    /// - Throws: ``WidgetStoreError`` when the records cannot be written.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
     public func setForegroundApp(_ target: SimulatedTarget?) throws {
         var state = try widgetStore.readState()
         state.foregroundApp = target?.bundleIdentifier
@@ -37,7 +37,7 @@ extension SimulatedDevice {
 
     /// Sets how many reloads of one widget kind run per 24 hours of the device's
     /// clock when not asked by the foreground app (Apple documents 40 to 70).
-    /// - Throws: ``WidgetStoreError`` when the records cannot be written.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
     public func setWidgetDailyBudget(_ reloads: Int) throws {
         var state = try widgetStore.readState()
         state.dailyBudget = max(0, reloads)
@@ -45,7 +45,7 @@ extension SimulatedDevice {
     }
 
     /// Moves the device's clock (read by every process of the device for WidgetKit) forward.
-    /// - Throws: ``WidgetStoreError`` when the records cannot be written.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
     public func advanceClock(by seconds: TimeInterval) throws {
         var state = try widgetStore.readState()
         state.clockOffset += max(0, seconds)
@@ -53,13 +53,13 @@ extension SimulatedDevice {
     }
 
     /// The device's clock: now, plus every ``advanceClock(by:)``.
-    /// - Throws: ``WidgetStoreError`` when the records cannot be read.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read.
     public func clock() throws -> Date { try widgetStore.now() }
 
     /// Processes the pending reload requests, oldest first: each runs the widget's
     /// process when within budget (or asked by the foreground app), else is
     /// deferred. Returns what it did, also appended to ``widgetReloads``.
-    /// - Throws: ``WidgetStoreError`` when the records cannot be read or written;
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read or written;
     ///   `SimulationError` when a widget's executable cannot be launched.
     @discardableResult
     public func processWidgetReloads(timeout: TimeInterval = 60) async throws -> [WidgetReload] {
@@ -105,7 +105,7 @@ extension SimulatedDevice {
 
     /// The timelines the widgets of `kind` produced (the last one each; empty when
     /// none ran yet).
-    /// - Throws: ``WidgetStoreError`` when the records cannot be read.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read.
     public func widgetTimelines(ofKind kind: String) throws -> [WidgetTimeline] {
         guard let record = try widgetStore.readTimeline(kind: kind) else { return [] }
         let entries = zip(record.entryDates, record.entryDescriptions).map { WidgetTimeline.Entry(date: $0, description: $1) }
