@@ -1,3 +1,6 @@
+// Linux only (Package.swift declares this target there): on Darwin these names are
+// Apple's own and would reach the real group containers (DarwinGuaranteeTests).
+#if !canImport(Darwin)
 import Foundation
 import WidgetKit // on iOS: Apple's; here the package's WidgetKit module
 
@@ -47,3 +50,4 @@ enum NotesApp {
         }
     }
 }
+#endif

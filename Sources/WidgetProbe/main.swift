@@ -1,3 +1,6 @@
+// Linux only (Package.swift declares this target there): on Darwin these names are
+// Apple's own and would reach the real group containers (DarwinGuaranteeTests).
+#if !canImport(Darwin)
 import Foundation
 import WidgetReloads // WidgetHost: the package's widget entry point
 
@@ -34,3 +37,4 @@ default:
     FileHandle.standardError.write(Data("usage: WidgetProbe [save <note> [--reload] | reload <kind> | reload-all | configurations]\n".utf8))
     exit(64)
 }
+#endif
