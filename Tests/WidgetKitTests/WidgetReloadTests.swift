@@ -190,6 +190,23 @@ struct WidgetReloadTests {
         }
     }
 
+    // A link planted where the device's WidgetKit records belong is refused: no
+    // record is written through it.
+    @Test(.tags(.hostile)) func aLinkPlantedAtTheRecordsIsRefused() throws {
+        try SimulatedDevice.with { device in
+            let elsewhere = device.outside.appendingPathComponent("planted")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            let records = device.root.appendingPathComponent(".coordination/widgetkit")
+            try FileManager.default.createDirectory(at: records.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: records, withDestinationURL: elsewhere)
+            let widget = try SimulatedTarget(name: "W", kind: .widget, teamIdentifier: "ABCDE12345", bundleIdentifier: "com.example.w")
+            #expect(throws: WidgetStoreError.self) {
+                try device.installWidget(kind: "NotesWidget", executable: URL(fileURLWithPath: "/bin/true"), as: widget)
+            }
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("device.json").path))
+        }
+    }
+
     @Test func badKindsAreRefused() throws {
         try SimulatedDevice.with { device in
             let widget = try SimulatedTarget(name: "W", kind: .widget, teamIdentifier: "ABCDE12345", bundleIdentifier: "com.example.w")
