@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ShareInbox", targets: ["ShareInbox"]),
         .library(name: "SharedKeychain", targets: ["SharedKeychain"]),
         .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
+        .library(name: "WidgetReloads", targets: ["WidgetReloads"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
         .executable(name: "appgroup", targets: ["appgroup"]),
     ],
@@ -50,7 +51,10 @@ let package = Package(
         // AppGroupSimulation holds the devices, targets and processes; AppGroupTesting
         // re-exports it and adds the Swift Testing trait and XCTest support, so that
         // ShareFlowDemo (an ordinary executable) links no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists"], plugins: ["LayeringCheck"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists", "WidgetReloads"], plugins: ["LayeringCheck"]),
+        // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
+        // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
+        .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
         .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupSimulation", "AppGroupSystem"], plugins: ["LayeringCheck"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
@@ -142,16 +146,21 @@ let package = Package(
 package.products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+    .library(name: "WidgetKit", targets: ["WidgetKit"]),
 ]
 package.targets += [
     .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupContainer"], plugins: ["LayeringCheck"]),
     .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
+    .target(name: "WidgetKit", dependencies: ["WidgetReloads"], plugins: ["LayeringCheck"]),
+    // A notes app and its widget, for WidgetKitTests (launched as device targets).
+    .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer"]),
+    .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [
     // An app's own module with types named like the package's API, and a test that
     // imports it beside Security and LocalAuthentication: those expose Apple's names only.
     .target(name: "SecurityNamesFixture", path: "Tests/SecurityNamesFixture"),
-    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "SecurityNamesFixture"]),
+    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "SecurityNamesFixture"]),
 ]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]

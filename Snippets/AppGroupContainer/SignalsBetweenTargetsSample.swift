@@ -1,12 +1,13 @@
-// The samples of the SignalsBetweenTargets article, compiled by `swift build`.
+// The Darwin notification samples of the SignalsBetweenTargets article, compiled
+// by `swift build` (Linux: on Apple's platforms these are Apple's own names).
 // snippet.hide
-import Foundation
-final class NotesModel {
-    func reload() {}
-}
-let model = NotesModel()
+#if !canImport(Darwin)
 // snippet.show
 import AppGroupContainer // on iOS: Foundation alone
+// snippet.hide
+final class NotesModel { func reload() {} }
+func darwinCenter(_ model: NotesModel) {
+// snippet.show
 
 let center = CFNotificationCenterGetDarwinNotifyCenter()
 let callback: CFNotificationCallback = { _, observer, _, _, _ in
@@ -20,7 +21,8 @@ CFNotificationCenterAddObserver(center, Unmanaged.passUnretained(model).toOpaque
 CFNotificationCenterPostNotification(center, CFNotificationName("com.example.notes.changed" as CFString),
                                      nil, nil, true)
 // snippet.hide
-func listen(_ model: NotesModel) {
+}
+func notifyFunctions(_ model: NotesModel) {
 // snippet.show
 var token: Int32 = 0
 let status = notify_register_dispatch("com.example.notes.changed", &token, .main) { _ in model.reload() }
@@ -29,3 +31,4 @@ notify_post("com.example.notes.changed")
 notify_cancel(token)
 // snippet.hide
 }
+#endif

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import WidgetReloads
 import Foundation
 
 /// What the simulated device throws: one type for the module, each case carrying
@@ -37,6 +38,9 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
     case scheduleFile(ScheduleFileError)
     /// A trace was asked of a device made without one.
     case traceNotRecorded(TraceNotRecorded)
+    /// The device's widget records (WidgetKit's reloads and timelines) refused a
+    /// request or could not be read.
+    case widgets(WidgetStoreError)
     /// The container layer failed below the device: resolving an identity,
     /// creating a container or a data container, installing a bundle.
     case container(AppGroupError)
@@ -54,6 +58,7 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
         case .exploration(let failure): failure.description
         case .scheduleFile(let error): error.description
         case .traceNotRecorded(let error): error.description
+        case .widgets(let error): error.description
         case .container(let error): error.description
         }
     }
@@ -87,6 +92,7 @@ extension SimulationError {
         case let error as ExplorationFailure: SimulationError.exploration(error)
         case let error as ScheduleFileError: SimulationError.scheduleFile(error)
         case let error as TraceNotRecorded: SimulationError.traceNotRecorded(error)
+        case let error as WidgetStoreError: SimulationError.widgets(error)
         default: error
         }
     }

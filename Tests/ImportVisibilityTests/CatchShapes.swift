@@ -48,7 +48,10 @@ struct CatchShapes {
         var report: ExplorationReport?
         do { report = try SimulatedDevice.explore(schedules: 0, seed: 1) { _ in } } catch where isRefusal(error) { seen.append("explore") }
         do { report = try SimulatedDevice.explore(replaying: URL(fileURLWithPath: "/nonexistent.schedule.json")) { _ in } } catch where "\(error)".contains("cannot be read") { seen.append("schedule file") }
-        _ = (url, group, identity, scope, current, number, made, settings, report)
+        do { try device.installWidget(kind: "", executable: URL(fileURLWithPath: "/bin/true"), as: target) } catch where "\(error)".contains("kind") { seen.append("widget") }
+        var clock: Date?
+        do { clock = try device.clock() } catch where isRefusal(error) { seen.append("clock") }
+        _ = (url, group, identity, scope, current, number, made, settings, report, clock)
         return seen
     }
 
@@ -88,7 +91,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "no trace", "schedule file"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "no trace", "schedule file", "widget"])
         }
     }
 }

@@ -21,6 +21,7 @@ public let NOTIFY_STATUS_FAILED = 1_000_000
 public typealias notify_handler_t = (Int32) -> Void
 
 /// Posts `name` to every registration of it in the processes of the device.
+@discardableResult // a C function's result in Apple's SDK: code ignores it freely
 public func notify_post(_ name: UnsafePointer<CChar>!) -> UInt32 {
     guard let name = NotifyRegistrations.validName(name) else { return UInt32(NOTIFY_STATUS_INVALID_NAME) }
     guard let table = DarwinNotifications.deviceTable() else { return UInt32(NOTIFY_STATUS_FAILED) }
@@ -31,6 +32,7 @@ public func notify_post(_ name: UnsafePointer<CChar>!) -> UInt32 {
 /// Calls `handler` with the token on `queue` after each post of `name` (at least
 /// once after any number of posts made while this process was busy or suspended);
 /// the token is written to `out_token`.
+@discardableResult // a C function's result in Apple's SDK: code ignores it freely
 public func notify_register_dispatch(_ name: UnsafePointer<CChar>!, _ out_token: UnsafeMutablePointer<Int32>!,
                                      _ queue: DispatchQueue!, _ handler: notify_handler_t!) -> UInt32 {
     guard let out_token, let queue, let handler else { return UInt32(NOTIFY_STATUS_NULL_INPUT) }
@@ -44,6 +46,7 @@ public func notify_register_dispatch(_ name: UnsafePointer<CChar>!, _ out_token:
 
 /// Registers `name` for polling with ``notify_check(_:_:)``; the token is written
 /// to `out_token`.
+@discardableResult // a C function's result in Apple's SDK: code ignores it freely
 public func notify_register_check(_ name: UnsafePointer<CChar>!, _ out_token: UnsafeMutablePointer<Int32>!) -> UInt32 {
     guard let out_token else { return UInt32(NOTIFY_STATUS_NULL_INPUT) }
     return NotifyRegistrations.register(name, out_token, delivery: nil)
@@ -51,6 +54,7 @@ public func notify_register_check(_ name: UnsafePointer<CChar>!, _ out_token: Un
 
 /// Sets `check` to 1 when `name` was posted since the last check of `token` (the
 /// first check always answers 1, as Apple's), else 0.
+@discardableResult // a C function's result in Apple's SDK: code ignores it freely
 public func notify_check(_ token: Int32, _ check: UnsafeMutablePointer<Int32>!) -> UInt32 {
     guard let check else { return UInt32(NOTIFY_STATUS_NULL_INPUT) }
     guard let changed = NotifyRegistrations.check(token) else { return UInt32(NOTIFY_STATUS_INVALID_TOKEN) }
@@ -60,6 +64,7 @@ public func notify_check(_ token: Int32, _ check: UnsafeMutablePointer<Int32>!) 
 
 /// Ends the registration of `token`: no handler call starts after this returns,
 /// except one already queued.
+@discardableResult // a C function's result in Apple's SDK: code ignores it freely
 public func notify_cancel(_ token: Int32) -> UInt32 {
     NotifyRegistrations.cancel(token) ? UInt32(NOTIFY_STATUS_OK) : UInt32(NOTIFY_STATUS_INVALID_TOKEN)
 }

@@ -1,0 +1,53 @@
+// Linux only (Package.swift declares this target there): on Darwin these names are
+// Apple's own and would reach the real group containers (DarwinGuaranteeTests).
+#if !canImport(Darwin)
+import Foundation
+import WidgetKit // on iOS: Apple's; here the package's WidgetKit module
+
+// A notes widget's provider, written as on iOS: it reads the latest note the
+// app saved to the App Group container. Only the provider: the SwiftUI view
+// that would show the entry stays on Apple's side.
+struct NoteEntry: TimelineEntry, CustomStringConvertible {
+    let date: Date
+    let note: String
+    var description: String { "note: \(note)" }
+}
+
+struct NotesProvider: TimelineProvider {
+    static let kind = "NotesWidget"
+    static let group = "group.com.example.notes"
+
+    func placeholder(in context: Context) -> NoteEntry {
+        NoteEntry(date: Date(), note: "…")
+    }
+
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (NoteEntry) -> Void) {
+        completion(NoteEntry(date: Date(), note: Self.latestNote()))
+    }
+
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<NoteEntry>) -> Void) {
+        let entry = NoteEntry(date: Date(), note: Self.latestNote())
+        if entry.note == "never completes" { return } // a provider that hangs, for the host's deadline
+        completion(Timeline(entries: [entry], policy: .never))
+    }
+
+    static func latestNote() -> String {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
+              let data = try? Data(contentsOf: container.appendingPathComponent("latest-note.txt")) else { return "(none)" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The app's side: saves a note to the group and, when the app is fixed, reloads the widget.
+enum NotesApp {
+    static func save(_ note: String, reload: Bool) throws {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: NotesProvider.group) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        try Data(note.utf8).write(to: container.appendingPathComponent("latest-note.txt"), options: .atomic)
+        if reload {
+            WidgetCenter.shared.reloadTimelines(ofKind: NotesProvider.kind)
+        }
+    }
+}
+#endif

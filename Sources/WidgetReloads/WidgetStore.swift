@@ -1,0 +1,172 @@
+import AppGroupContainer
+import Foundation
+
+/// WidgetKit's records on a simulated device, in `<root>/.coordination/widgetkit/`
+/// (the device's, not any app's: on iOS they are the system's):
+///
+/// - `device.json`: the device's state the test sets (clock offset, foreground
+///   app, daily budget, installed widgets); read by every process.
+/// - `requests/<nanoseconds>-<pid>-<n>.json`: one reload request each, written
+///   atomically by the requesting process under a unique name (no lock needed),
+///   removed by the device when it processes it.
+/// - `reloads.json`: what the device did with each request (written by the device only).
+/// - `timelines/<kind as hex>.json`: the last timeline each widget kind produced,
+///   written by the widget's own process.
+package struct WidgetStore: Sendable {
+    /// The signal posted after a request is recorded.
+    package static let reloadSignal = "widgetkit.reload"
+    /// A kind longer than this (UTF-8 bytes) is refused: it names a file.
+    package static let kindLimit = 100
+
+    package let root: ContainerRoot
+    package var directory: URL { URL(fileURLWithPath: root.path + "/.coordination/widgetkit", isDirectory: true) }
+
+    package init(root: ContainerRoot) { self.root = root }
+
+    /// The store of the device this process runs on (`APP_GROUP_CONTAINERS_ROOT`).
+    package static func current() -> WidgetStore { WidgetStore(root: ContainerRoot(ContainerResolver.root())) }
+
+    // MARK: Records
+
+    package struct InstalledWidget: Codable, Sendable, Equatable {
+        package var kind: String
+        package var family: WidgetFamily
+        package var bundleIdentifier: String
+        package var executable: String
+        package init(kind: String, family: WidgetFamily, bundleIdentifier: String, executable: String) {
+            self.kind = kind; self.family = family; self.bundleIdentifier = bundleIdentifier; self.executable = executable
+        }
+    }
+
+    package struct DeviceState: Codable, Sendable {
+        package var clockOffset: TimeInterval = 0
+        package var foregroundApp: String?
+        package var dailyBudget: Int = 40
+        package var widgets: [InstalledWidget] = []
+        package init() {}
+    }
+
+    package struct Request: Codable, Sendable {
+        /// nil: all kinds (`reloadAllTimelines()`).
+        package var kind: String?
+        package var requester: String
+        package var date: Date
+        package var fromForegroundApp: Bool
+    }
+
+    package struct TimelineRecord: Codable, Sendable {
+        package var kind: String
+        package var family: WidgetFamily
+        package var entryDates: [Date]
+        package var entryDescriptions: [String]
+        package var policy: String
+        package var producedAt: Date
+    }
+
+    // MARK: Reading and writing
+
+    private func url(_ relative: String) -> URL { directory.appendingPathComponent(relative) }
+
+    package func readState() throws(WidgetStoreError) -> DeviceState {
+        guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(url("device.json"), below: root) }) else { return DeviceState() }
+        return try decode(DeviceState.self, data, url("device.json"))
+    }
+
+    package func writeState(_ state: DeviceState) throws(WidgetStoreError) {
+        try write(state, to: url("device.json"))
+    }
+
+    /// The device's clock: the real clock plus the offset the test advanced it by.
+    package func now() throws(WidgetStoreError) -> Date { Date().addingTimeInterval(try readState().clockOffset) }
+
+    private static let counter = CounterBox()
+
+    /// Records a request under a name no other process uses, then posts the signal.
+    package func record(_ request: Request) throws(WidgetStoreError) {
+        let nanos = UInt64(max(0, Date().timeIntervalSince1970) * 1_000_000_000)
+        let name = String(format: "%020llu-%d-%d.json", nanos, getpid(), Self.counter.next())
+        try write(request, to: url("requests/" + name))
+        do { try SignalTable.forDevice(root: root).post(Self.reloadSignal) } catch { throw .files(error) }
+    }
+
+    /// Pending requests, oldest first, with their file names.
+    package func pendingRequests() throws(WidgetStoreError) -> [(name: String, request: Request)] {
+        var names: [String] = []
+        do {
+            try FileOperations.forEachEntry(in: url("requests").path) { name in
+                if name.hasSuffix(".json"), !AtomicFile.isTemporaryName(name) { names.append(name) }
+            }
+        } catch let error as AppGroupError {
+            throw .files(error)
+        } catch {
+            throw .malformed(path: url("requests").path, problem: "\(error)")
+        }
+        var found: [(String, Request)] = []
+        for name in names.sorted() {
+            guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(url("requests/" + name), below: root) }) else { continue }
+            found.append((name, try decode(Request.self, data, url("requests/" + name))))
+        }
+        return found
+    }
+
+    package func removeRequest(named name: String) throws(WidgetStoreError) {
+        _ = try files({ () throws(AppGroupError) in try AtomicFile.remove(url("requests/" + name), below: root) })
+    }
+
+    package func timelineURL(kind: String) -> URL {
+        url("timelines/" + kind.utf8.map { String(format: "%02x", $0) }.joined() + ".json")
+    }
+
+    package func writeTimeline(_ record: TimelineRecord) throws(WidgetStoreError) {
+        try write(record, to: timelineURL(kind: record.kind))
+    }
+
+    package func readTimeline(kind: String) throws(WidgetStoreError) -> TimelineRecord? {
+        guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(timelineURL(kind: kind), below: root) }) else { return nil }
+        return try decode(TimelineRecord.self, data, timelineURL(kind: kind))
+    }
+
+    package func readLog<T: Decodable>(_ type: T.Type) throws(WidgetStoreError) -> T? {
+        guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(url("reloads.json"), below: root) }) else { return nil }
+        return try decode(T.self, data, url("reloads.json"))
+    }
+
+    package func writeLog<T: Encodable>(_ value: T) throws(WidgetStoreError) { try write(value, to: url("reloads.json")) }
+
+    /// Why `kind` cannot name a widget; nil when it can.
+    package static func problem(kind: String) -> String? {
+        if kind.isEmpty { return "the kind is empty" }
+        if kind.utf8.count > kindLimit { return "the kind is \(kind.utf8.count) bytes long; the limit is \(kindLimit)" }
+        if kind.utf8.contains(0) { return "the kind contains a NUL byte" }
+        return nil
+    }
+
+    private func write<T: Encodable>(_ value: T, to target: URL) throws(WidgetStoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let data: Data
+        do { data = try encoder.encode(value) } catch { throw .malformed(path: target.path, problem: "\(error)") }
+        try files({ () throws(AppGroupError) in try DirectoryHandle.makeDirectories(target.deletingLastPathComponent()) })
+        try files({ () throws(AppGroupError) in try AtomicFile.write(data, to: target, below: root, durable: false) })
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ source: URL) throws(WidgetStoreError) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do { return try decoder.decode(type, from: data) } catch {
+            throw .malformed(path: source.path, problem: "it is not the JSON this package writes (\(error)); remove it")
+        }
+    }
+}
+
+/// Runs a file primitive of the package, reporting its error as this store's.
+private func files<T>(_ body: () throws(AppGroupError) -> T) throws(WidgetStoreError) -> T {
+    do { return try body() } catch { throw .files(error) }
+}
+
+private final class CounterBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}

@@ -1,0 +1,23 @@
+import AppGroupContainer
+import Foundation
+
+/// What went wrong with WidgetKit's records on a simulated device.
+public enum WidgetStoreError: Error, CustomStringConvertible, Sendable {
+    /// A file of the device's WidgetKit records could not be read or written.
+    case files(AppGroupError)
+    /// A record is not what this package writes.
+    case malformed(path: String, problem: String)
+    /// A widget kind that cannot be used.
+    case invalidKind(String, problem: String)
+    /// A widget's process did not produce a timeline.
+    case widgetFailed(kind: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case .files(let error): "WidgetKit records: \(error)"
+        case let .malformed(path, problem): "WidgetKit record \(path): \(problem)"
+        case let .invalidKind(kind, problem): "widget kind \(AppGroupError.quote(kind)): \(problem); use the kind string your widget declares"
+        case let .widgetFailed(kind, problem): "widget \(AppGroupError.quote(kind)) produced no timeline: \(problem)"
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import AppGroupTesting
+import DeviceTestSupport
+import Foundation
+import Testing
+import TestSupport
+import WidgetKit
+import WidgetReloads
+
+/// A notes app and its widget as two targets of one simulated device, each its
+/// own process (WidgetProbe): the app saves to the group, the widget's provider
+/// reads it when the device processes a reload.
+struct NotesWidgetDevice {
+    let device: SimulatedDevice
+    let app: SimulatedTarget
+    let widget: SimulatedTarget
+
+    init(_ device: SimulatedDevice) throws {
+        self.device = device
+        app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "ABCDE12345",
+                                  bundleIdentifier: "com.example.notes", applicationGroups: ["group.com.example.notes"])
+        widget = try SimulatedTarget(name: "NotesWidget", kind: .widget, teamIdentifier: "ABCDE12345",
+                                     bundleIdentifier: "com.example.notes.widget", applicationGroups: ["group.com.example.notes"])
+        try device.installWidget(kind: "NotesWidget", family: .systemMedium,
+                                 executable: SimulatedDevice.requireBuiltExecutable(named: "WidgetProbe"), as: widget)
+    }
+
+    /// The app's process: saves `note`, reloading the widget when `reload`.
+    func save(_ note: String, reload: Bool) async throws {
+        try await device.run(built: "WidgetProbe", ["save", note] + (reload ? ["--reload"] : []), as: app).requireSuccess()
+    }
+
+    /// The widget's notes, as its last timeline shows them.
+    func shownNotes() throws -> [String] {
+        try device.widgetTimelines(ofKind: "NotesWidget").flatMap(\.entries).map(\.description)
+    }
+}
+
+@Suite("WidgetKit reloads across processes", .tags(.multiprocess))
+struct WidgetReloadTests {
+    // The classic bug: the app saves to the group and forgets to reload its widget.
+    @Test func anAppThatForgetsToReloadLeavesTheWidgetStale() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setForegroundApp(notes.app)
+            try await notes.save("first", reload: true)
+            try await device.processWidgetReloads()
+            #expect(try notes.shownNotes() == ["note: first"])
+
+            try await notes.save("second", reload: false) // the bug
+            try await device.processWidgetReloads()
+            #expect(try notes.shownNotes() == ["note: first"], "nothing asked the widget to reload")
+            #expect(try device.widgetReloads.count == 1)
+        }
+    }
+
+    @Test func theFixedAppReloadsAndTheWidgetShowsTheNewData() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setForegroundApp(notes.app)
+            try await notes.save("draft", reload: true)
+            try await notes.save("final", reload: true)
+            #expect(try device.pendingWidgetReloadCount == 2)
+            let done = try await device.processWidgetReloads()
+            #expect(done.map(\.outcome) == [.ran, .ran])
+            #expect(done.allSatisfy { $0.requester == "com.example.notes" && $0.fromForegroundApp && !$0.countedAgainstBudget })
+            let timeline = try #require(try device.widgetTimelines(ofKind: "NotesWidget").first)
+            #expect(timeline.entries.map(\.description) == ["note: final"])
+            #expect(timeline.family == .systemMedium)
+            #expect(timeline.policy == "never")
+        }
+    }
+
+    @Test func reloadsBeyondTheDailyBudgetAreDeferredUntilTheNextDay() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setWidgetDailyBudget(2)
+            // The app in the background: its reloads count against the budget.
+            var first: [WidgetReload] = []
+            for note in ["one", "two", "three"] {
+                try await notes.save(note, reload: true)
+                first += try await device.processWidgetReloads()
+                try device.advanceClock(by: 60)
+            }
+            #expect(first.map(\.outcome) == [.ran, .ran, .deferred])
+            #expect(try notes.shownNotes() == ["note: two"], "the third reload was deferred")
+
+            try device.advanceClock(by: 3_600)
+            try await notes.save("four", reload: true)
+            #expect(try await device.processWidgetReloads().map(\.outcome) == [.deferred])
+
+            try device.advanceClock(by: 86_400) // past the day: the budget is restored
+            try await notes.save("five", reload: true)
+            #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
+            #expect(try notes.shownNotes() == ["note: five"])
+
+            let reloads = try device.widgetReloads
+            #expect(reloads.map(\.outcome) == [.ran, .ran, .deferred, .deferred, .ran])
+            #expect(reloads.allSatisfy { $0.requester == "com.example.notes" && !$0.fromForegroundApp })
+            #expect(zip(reloads, reloads.dropFirst()).allSatisfy { $0.date < $1.date }, "dates on the device clock")
+            #expect(reloads.last!.date > Date().addingTimeInterval(86_400), "the clock was advanced")
+            #expect(try device.clock() > Date().addingTimeInterval(86_400))
+        }
+    }
+
+    @Test func theForegroundAppIsFreeOfTheBudget() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setWidgetDailyBudget(0)
+            try await notes.save("background", reload: true)
+            try device.setForegroundApp(notes.app)
+            try await notes.save("foreground", reload: true)
+            #expect(try await device.processWidgetReloads().map(\.outcome) == [.deferred, .ran])
+            #expect(try notes.shownNotes() == ["note: foreground"])
+        }
+    }
+
+    @Test func reloadAllAndConfigurationsAcrossProcesses() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            let listed = try await device.run(built: "WidgetProbe", ["configurations"], as: notes.app).requireSuccess()
+            #expect(listed.outputLines == ["NotesWidget systemMedium"])
+            try await device.run(built: "WidgetProbe", ["reload", "NoSuchWidget"], as: notes.app).requireSuccess()
+            try await device.run(built: "WidgetProbe", ["reload-all"], as: notes.app).requireSuccess()
+            let done = try await device.processWidgetReloads()
+            #expect(done.map(\.outcome) == [.noWidget, .ran])
+            #expect(done.map(\.kind) == ["NoSuchWidget", "NotesWidget"])
+            #expect(try notes.shownNotes() == ["note: (none)"])
+        }
+    }
+
+    // The request is posted on the device's signal table: another process of the
+    // device (here a Darwin notify observer) hears it; a process of another device does not.
+    @Test func aReloadRequestIsPostedOnTheDevicesSignalTable() async throws {
+        try await SimulatedDevice.with { device in
+            try await SimulatedDevice.with(name: "OtherDevice") { other in
+                let notes = try NotesWidgetDevice(device)
+                let arguments = ["wrapper", "--name", "widgetkit.reload", "--seconds", "60"]
+                let listener = try device.launch(built: "SignalProbe", arguments, as: notes.widget)
+                let elsewhere = try other.launch(built: "SignalProbe", arguments, as: notes.widget)
+                defer { listener.kill(); elsewhere.kill() }
+                #expect(listener.waitForLine("ready"))
+                #expect(elsewhere.waitForLine("ready"))
+                try await notes.save("posted", reload: true)
+                #expect(listener.waitForLine("woke widgetkit.reload"))
+                #expect(try device.pendingWidgetReloadCount == 1)
+                // A reload on the other device wakes its listener once: this device's post never reached it.
+                try await other.run(built: "WidgetProbe", ["reload", "NotesWidget"], as: notes.app).requireSuccess()
+                #expect(elsewhere.waitForLine("woke widgetkit.reload"))
+                #expect(elsewhere.outputLines.filter { $0 == "woke widgetkit.reload" }.count == 1, "\(elsewhere.outputLines)")
+            }
+        }
+    }
+
+    @Test func aWidgetProcessNotLaunchedForAReloadRecordsNothing() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            let outcome = try await device.run(built: "WidgetProbe", [], as: notes.widget)
+            #expect(outcome.status == 2)
+            #expect(try device.widgetTimelines(ofKind: "NotesWidget").isEmpty)
+        }
+    }
+
+    // Every wait has a deadline: a provider that never calls its completion is
+    // killed at the device's timeout and the reload is recorded as failed.
+    @Test(.tags(.killed)) func aProviderThatNeverCompletesFailsTheReloadAtTheDeadline() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            try device.setForegroundApp(notes.app)
+            try await notes.save("never completes", reload: true)
+            let failed = try await device.processWidgetReloads(timeout: 3)
+            #expect(failed.map(\.outcome) == [.failed])
+            #expect(failed.first?.problem?.contains("NotesWidget") == true, "\(failed)")
+            try await notes.save("after", reload: true)
+            #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
+            #expect(try notes.shownNotes() == ["note: after"])
+        }
+    }
+
+    @Test(.tags(.hostile)) func aCorruptRequestIsATypedErrorNamingItsFile() async throws {
+        try await SimulatedDevice.with { device in
+            _ = try NotesWidgetDevice(device)
+            let requests = device.root.appendingPathComponent(".coordination/widgetkit/requests")
+            try FileManager.default.createDirectory(at: requests, withIntermediateDirectories: true)
+            try Data("not json".utf8).write(to: requests.appendingPathComponent("00000000000000000001-1-1.json"))
+            await #expect {
+                try await device.processWidgetReloads()
+            } throws: { error in
+                "\(error)".contains("00000000000000000001-1-1.json") && "\(error)".contains("remove it")
+            }
+        }
+    }
+
+    // A link planted where the device's WidgetKit records belong is refused: no
+    // record is written through it.
+    @Test(.tags(.hostile)) func aLinkPlantedAtTheRecordsIsRefused() throws {
+        try SimulatedDevice.with { device in
+            let elsewhere = device.outside.appendingPathComponent("planted")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            let records = device.root.appendingPathComponent(".coordination/widgetkit")
+            try FileManager.default.createDirectory(at: records.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: records, withDestinationURL: elsewhere)
+            let widget = try SimulatedTarget(name: "W", kind: .widget, teamIdentifier: "ABCDE12345", bundleIdentifier: "com.example.w")
+            expectSimulationError(\.widgetRecords) {
+                try device.installWidget(kind: "NotesWidget", executable: URL(fileURLWithPath: "/bin/true"), as: widget)
+            }
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("device.json").path))
+        }
+    }
+
+    @Test func badKindsAreRefused() throws {
+        try SimulatedDevice.with { device in
+            let widget = try SimulatedTarget(name: "W", kind: .widget, teamIdentifier: "ABCDE12345", bundleIdentifier: "com.example.w")
+            let probe = URL(fileURLWithPath: "/bin/true")
+            expectSimulationError(\.widgetRecords) { try device.installWidget(kind: "", executable: probe, as: widget) }
+            expectSimulationError(\.widgetRecords) {
+                try device.installWidget(kind: String(repeating: "k", count: 101), executable: probe, as: widget)
+            }
+        }
+    }
+}
+
+extension SimulationError {
+    /// The widget records' refusal this error carries, if it is one.
+    var widgetRecords: WidgetStoreError? { if case .widgets(let error) = self { error } else { nil } }
+}
