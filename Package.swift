@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // A target's process for the sandbox tests: reads, writes and reports what Foundation answers.
         .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation"]),
+        // A share extension written as iOS code writes one, for the share-sheet tests (SimulatedDevice.share).
+        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupContainer"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
@@ -107,7 +109,7 @@ let package = Package(
         // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
         // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
         // build settings and the kernel-enforced sandbox.
-        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SandboxProbe",
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SandboxProbe", "ShareExtensionProbe",
                                                                  "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
         // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
         .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",

@@ -38,7 +38,9 @@ struct CatchShapes {
         do { inbox = try ShareInbox(groupIdentifier: "group.ai.systenics.elsewhere", resolver: resolver) } catch where isRefusal(error) { seen.append("inbox") }
         var number: UInt64?
         do { number = try inbox?.enqueue(SharedItem(title: "t")) } catch where isRefusal(error) { seen.append("enqueue") }
-        _ = (url, group, identity, scope, current, number)
+        var shared: ShareOutcome?
+        do { shared = try device.share([], to: target, built: "NoSuchExtension") } catch where "\(error)".contains("NoSuchExtension") { seen.append("share") }
+        _ = (url, group, identity, scope, current, number, shared)
         return seen
     }
 
@@ -48,7 +50,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "share"])
         }
     }
 }
