@@ -30,7 +30,11 @@ let package = Package(
         // Each folder keeps the target's `.entitlements` and Info.plist files, as Xcode
         // does; both use the build settings of Config/Notes.xcconfig.
         .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements", "Info.plist"]),
-        .executableTarget(name: "NotesShareExtension", dependencies: ["NotesShared"], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
+        .executableTarget(name: "NotesShareExtension", dependencies: [
+            "NotesShared",
+            // ExtensionMain, NSExtensionContext and NSItemProvider on Linux (Foundation's on Apple's platforms).
+            .product(name: "AppGroupContainer", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
+        ], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements", "Info.plist"]),
         // Swift Testing and XCTest tests, with real processes. Depending on the
         // host executables makes `swift build --build-tests` build them beside the

@@ -94,3 +94,12 @@ public protocol NSExtensionRequestHandling: AnyObject {
     func beginRequest(with context: NSExtensionContext)
 }
 #endif
+
+#if !canImport(Darwin)
+extension NSExtensionRequestHandling {
+    /// The request of this extension process (the global ``extensionContext``), as a
+    /// member, so that `self.extensionContext` in a closure reads as in a
+    /// `UIViewController` on iOS, where the system sets it.
+    public var extensionContext: NSExtensionContext? { ExtensionMain.current.withLock { $0 } }
+}
+#endif
