@@ -37,8 +37,9 @@ let package = Package(
         // AppGroupContainer's package primitives.
         .target(name: "AppGroupSystem", dependencies: ["CAppGroupSys"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
-        // Coordination/README.md: the design note on the coordinator's fast paths and held locks.
-        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md"],
+        // Coordination/README.md: the design note on the coordinator's fast paths and held locks;
+        // CoreFoundationNames/README.md: why Core Foundation's names are declared in this module.
+        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "CoreFoundationNames/README.md"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
         .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
         .target(name: "ShareInbox", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
@@ -138,7 +139,7 @@ package.products += [
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
 ]
 package.targets += [
-    .target(name: "Security", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
+    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupContainer"], plugins: ["LayeringCheck"]),
     .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
 ]
 package.targets += [

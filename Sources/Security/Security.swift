@@ -9,19 +9,22 @@
 // Tests/SecurityNamesTests checks both: that every non-Apple name stays out, and
 // that this list follows SharedKeychain's public names.
 //
+// The Core Foundation types are AppGroupContainer's (its CoreFoundationNames/),
+// one declaration each as well.
+//
 // Foundation too, as Apple's Security brings Core Foundation: CFDictionary is
 // NSDictionary here, so a file that builds a query needs it.
 @_exported import Foundation
-@_exported import class SharedKeychain.CFAllocator
-@_exported import typealias SharedKeychain.CFArray
-@_exported import typealias SharedKeychain.CFBoolean
-@_exported import typealias SharedKeychain.CFData
-@_exported import typealias SharedKeychain.CFDictionary
-@_exported import typealias SharedKeychain.CFError
-@_exported import typealias SharedKeychain.CFNumber
-@_exported import typealias SharedKeychain.CFOptionFlags
-@_exported import typealias SharedKeychain.CFString
-@_exported import typealias SharedKeychain.CFTypeRef
+@_exported import class AppGroupContainer.CFAllocator
+@_exported import typealias AppGroupContainer.CFArray
+@_exported import typealias AppGroupContainer.CFBoolean
+@_exported import typealias AppGroupContainer.CFData
+@_exported import typealias AppGroupContainer.CFDictionary
+@_exported import typealias AppGroupContainer.CFError
+@_exported import typealias AppGroupContainer.CFNumber
+@_exported import typealias AppGroupContainer.CFOptionFlags
+@_exported import typealias AppGroupContainer.CFString
+@_exported import typealias AppGroupContainer.CFTypeRef
 @_exported import typealias SharedKeychain.OSStatus
 @_exported import class SharedKeychain.SecAccessControl
 @_exported import struct SharedKeychain.SecAccessControlCreateFlags
@@ -47,9 +50,9 @@
 @_exported import let SharedKeychain.errSecSuccess
 @_exported import let SharedKeychain.errSecUnimplemented
 @_exported import let SharedKeychain.errSecUserCanceled
-@_exported import let SharedKeychain.kCFAllocatorDefault
-@_exported import let SharedKeychain.kCFBooleanFalse
-@_exported import let SharedKeychain.kCFBooleanTrue
+@_exported import let AppGroupContainer.kCFAllocatorDefault
+@_exported import let AppGroupContainer.kCFBooleanFalse
+@_exported import let AppGroupContainer.kCFBooleanTrue
 @_exported import let SharedKeychain.kSecAttrAccessControl
 @_exported import let SharedKeychain.kSecAttrAccessGroup
 @_exported import let SharedKeychain.kSecAttrAccessible

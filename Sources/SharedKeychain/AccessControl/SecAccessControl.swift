@@ -18,8 +18,6 @@ enum AccessControlBridge {
 
 #if !canImport(Darwin)
 
-/// `CFOptionFlags`: the raw type of Core Foundation option sets.
-public typealias CFOptionFlags = UInt
 /// Access control constants that dictate how a keychain item may be used, with
 /// Apple's members and bit values (SecAccessControl.h).
 public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {

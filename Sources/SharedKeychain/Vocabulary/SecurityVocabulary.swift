@@ -16,37 +16,9 @@ import Foundation
 
 /// Apple's result code type.
 public typealias OSStatus = Int32
-/// A Core Foundation string; here a Swift `String`, so `kSecClass as String` is a
-/// no-op and `[CFString: Any]` is `[String: Any]`.
-public typealias CFString = String
-/// A Core Foundation dictionary; `NSDictionary` bridges to and from `[String: Any]`
-/// and `[CFString: Any]`.
-public typealias CFDictionary = NSDictionary
-/// A Core Foundation array.
-public typealias CFArray = NSArray
-/// Core Foundation data.
-public typealias CFData = NSData
-/// A Core Foundation number.
-public typealias CFNumber = NSNumber
-/// A Core Foundation boolean: an `NSNumber` holding a Bool, as `kCFBooleanTrue` is on Apple's platforms.
-public typealias CFBoolean = NSNumber
-/// A Core Foundation error; `NSError` here, so `error.takeRetainedValue() as Error` works.
-public typealias CFError = NSError
-/// Any Core Foundation object. Results come back as `Data`, `[String: Any]` or
-/// arrays of them, and cast as on iOS: `as? Data`, `as? NSData`, `as? [String: Any]`,
-/// `as? NSDictionary`, `as? [[String: Any]]`, `as? NSArray`.
-public typealias CFTypeRef = AnyObject
+// The Core Foundation types behind these names (CFString, CFDictionary, CFTypeRef...)
+// are AppGroupContainer's (CoreFoundationNames/), which this module re-exports.
 
-/// `kCFBooleanTrue`, typed as Apple's (`CFBoolean!`): `kCFBooleanTrue!` and
-/// `kCFBooleanTrue as Any` both compile, and the keychain reads both as true.
-public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
-/// `kCFBooleanFalse`.
-public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
-
-/// A Core Foundation allocator; only ``kCFAllocatorDefault`` exists here.
-public final class CFAllocator: Sendable {}
-/// The default allocator, as passed to `SecAccessControlCreateWithFlags`; nil, as on Apple's platforms.
-public let kCFAllocatorDefault: CFAllocator! = nil
 
 /// "No error", the status `status == noErr` compares with (0, as `errSecSuccess`).
 public let noErr: OSStatus = 0
