@@ -38,6 +38,7 @@ public enum ExtensionMain {
     /// and the process exits 1 a little after it if it is still running. Without a
     /// request (not started by the share sheet) it exits 64 with a message.
     /// Call it from the main thread (top-level code of `main.swift`).
+    @MainActor
     public static func run(_ principal: some NSExtensionRequestHandling) -> Never {
         guard let directoryPath = ProcessInfo.processInfo.environment[ExtensionWire.environmentKey] else {
             fail(64, "this process was not started with an extension request (\(ExtensionWire.environmentKey) is not set); start it with SimulatedDevice.share(_:to:) as the share sheet does")

@@ -88,7 +88,10 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
 /// Apple's protocol for an extension's principal object that receives its request
 /// directly, `beginRequest(with:)`: the entry point of an extension on Linux, where
 /// there is no UIKit view controller to be given an `extensionContext`
-/// (<doc:ShareExtensionsOnLinux>).
+/// (<doc:ShareExtensionsOnLinux>). Main-actor isolated, as the `UIViewController` it
+/// stands in for is, so that a principal class captures `self` in the providers'
+/// `@Sendable` completion handlers as iOS code does.
+@MainActor
 public protocol NSExtensionRequestHandling: AnyObject {
     /// Called once, on the main thread, with the request the extension is to handle.
     func beginRequest(with context: NSExtensionContext)
