@@ -64,7 +64,7 @@ public enum ExtensionMain {
     }
 
     /// Writes the reply for the host, runs `then` and ends the process.
-    static func answer(_ ending: NSExtensionContext.Ending, in directory: URL, then: () -> Void) -> Never {
+    static func answer(_ ending: NSExtensionContext.Ending, in directory: URL, then: @escaping @Sendable () -> Void) {
         do {
             var reply: ExtensionWire.Reply
             switch ending {
@@ -79,8 +79,12 @@ public enum ExtensionMain {
         } catch {
             fail(1, "the extension's reply could not be written to \(directory.path): \(error)")
         }
-        then()
-        exit(0)
+        // The completion handler runs on the main queue (it may be main-actor
+        // isolated), and the process ends after it, as iOS ends the extension.
+        DispatchQueue.main.async {
+            then()
+            exit(0)
+        }
     }
 
     static func fail(_ status: Int32, _ message: String) -> Never {

@@ -42,7 +42,8 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     }
 
     /// Ends the request, handing the host `items` (``NSExtensionItem``s; other
-    /// values are ignored), and then calls `completionHandler` with `expired` false.
+    /// values are ignored), and then calls `completionHandler` with `expired` false,
+    /// on the main queue (see ``open(_:completionHandler:)`` for why).
     /// Only the first of the calls that end a request counts: later ones are ignored.
     open func completeRequest(returningItems items: [Any]?, completionHandler: ((Bool) -> Void)? = nil) {
         let returned = (items ?? []).compactMap { $0 as? NSExtensionItem }
@@ -60,12 +61,15 @@ open class NSExtensionContext: NSObject, @unchecked Sendable {
     /// decides: Apple lists the Today and iMessage extension points as supporting it
     /// (`com.apple.widget-extension`, `com.apple.message-payload-provider`), and a
     /// share extension is not one of them, so there `completionHandler` gets false
-    /// and nothing opens. The answer comes on an internal queue.
+    /// and nothing opens. The answer comes on the main queue.
     open func open(_ URL: URL, completionHandler: ((Bool) -> Void)? = nil) {
         let supported = Self.pointsThatOpenURLs.contains(extensionPoint)
         opened(URL, supported)
         let handler = NSItemProvider.Handoff(value: completionHandler)
-        NSItemProvider.completionQueue.async { handler.value?(supported) }
+        // On the main queue: a handler written in a main-actor class (a view
+        // controller on iOS, an NSExtensionRequestHandling here) is main-actor isolated,
+        // and Swift stops a process that calls one from another thread.
+        DispatchQueue.main.async { handler.value?(supported) }
     }
 
     /// The extension points whose extensions may open URLs (Apple's documentation
