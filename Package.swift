@@ -81,6 +81,8 @@ let package = Package(
         // A target for the lifecycle tests: observes the lifecycle's notifications, holds
         // coordinated writes and raw locks, runs background activities, allocates memory.
         .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ShareInbox", "ProbeSupport"]),
+        // A share extension written as iOS code writes one, for the share-sheet tests (SimulatedDevice.share).
+        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupContainer"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
@@ -119,7 +121,7 @@ let package = Package(
         // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
         // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
         // build settings and the kernel-enforced sandbox.
-        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "LifecycleProbe", "AppGroupProbe",
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "LifecycleProbe", "AppGroupProbe", "ShareExtensionProbe",
                                                                  "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
         // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
         .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",

@@ -25,7 +25,11 @@ let package = Package(
         // One host executable per target, which the tests run as that target; its folder
         // keeps the target's .entitlements and Info.plist (Config/Notes.xcconfig expands them).
         .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements", "Info.plist"]),
-        .executableTarget(name: "NotesShareExtension", dependencies: ["NotesShared"], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
+        .executableTarget(name: "NotesShareExtension", dependencies: [
+            "NotesShared",
+            // ExtensionMain, NSExtensionContext and NSItemProvider on Linux (Foundation's on Apple's platforms).
+            .product(name: "AppGroupContainer", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
+        ], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements", "Info.plist"]),
         // The tests run the hosts, never import them: depending on them makes every build
         // of the tests (`swift test`, `swift build --build-tests`) build them too.

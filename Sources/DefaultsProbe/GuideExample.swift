@@ -6,16 +6,20 @@ import Foundation
 // Added: on Linux this picks the emulator's UserDefaults (an App Group suite
 // shared between processes) instead of Foundation's, which has no App Groups.
 import class SharedDefaults.UserDefaults
+// Added: NSExtensionContext and `extensionContext` (Foundation's on Apple's platforms).
+import AppGroupContainer
 #endif
 import ProbeSupport  // Added: `say`, how the probe reports to the test.
 
-/// The guide's "Extension - write, then finish". Left out: the guide's next line,
-/// `extensionContext?.completeRequest(...)` (NSExtensionContext is not part of the
-/// defaults example and has no Linux counterpart); the process simply ends.
+/// The guide's "Extension - write, then finish", whole. Run by the probe outside a
+/// share request, `extensionContext` is nil and the last line does nothing.
 func guideExtensionWrites(_ sharedURL: URL) {
     // Runs in the extension's process.
     let defaults = UserDefaults(suiteName: "group.ai.systenics.notes")
     defaults?.set(sharedURL.absoluteString, forKey: "pendingURL")
+
+    // Hand control back. The URL stays in the container until the app reads it.
+    extensionContext?.completeRequest(returningItems: [], completionHandler: nil)
 }
 
 /// The guide's "App - read, then clear".

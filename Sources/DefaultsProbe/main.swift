@@ -35,7 +35,7 @@ let command = CommandLine.arguments.dropFirst().first ?? ""
 #if canImport(Darwin)
 // On Darwin `UserDefaults` is Apple's own (the emulator's is compiled out): these
 // commands would write the user's real preferences through cfprefsd, so they refuse.
-if ["ud-set", "ud-get", "guide-extension", "guide-app", "idiom-shared"].contains(command) {
+if ["cf-set", "cf-get", "cf-keys", "ud-set", "ud-get", "guide-extension", "guide-app", "idiom-shared"].contains(command) {
     fail("\(command) drives UserDefaults, which on Darwin is Apple's and would write your real preferences; it runs where the emulator provides UserDefaults (Linux)", code: 69)
 }
 #endif
@@ -108,6 +108,10 @@ do {
         }
         if let error = defaults.lastError ?? second.lastError { fail("\(error)") }
         say("done")
+    case "cf-set", "cf-get", "cf-keys":
+        #if !canImport(Darwin)
+        runCFPreferencesCommand(command)
+        #endif
     case "ud-set":
         userDefaultsSet()
     case "ud-get":

@@ -181,6 +181,10 @@ case "add-until-killed":
         say("acked \(prefix)-\(i)")
         i += 1
     }
+case "profile-save", "profile-open", "profile-rotate", "profile-forget",
+     "store-set", "store-get", "store-delete", "store-keys", "store-clear":
+    // Persistent references: PersistentRefCommands.swift.
+    runPersistentRefCommand(command)
 case "seed-save", "seed-read", "biometry", "evaluate":
     // Protected items and the simulated sensor: ProtectedCommands.swift.
     runProtectedCommand(command)

@@ -33,6 +33,11 @@ for signalNumber in [SIGTERM, SIGINT] {
 }
 
 let argv = Array(CommandLine.arguments.dropFirst())
+// Started by the share sheet (SimulatedDevice.share) as the extension: its request
+// goes to the principal object, as iOS hands it to the extension's view controller.
+if ExtensionMain.hasRequest, argv.first == "extension" {
+    ExtensionMain.run(ShareViewController(arguments: Array(argv.dropFirst())))
+}
 let roleList: [(name: String, help: String)] = [("run", ScenarioRole.help), ("extension", ExtensionRole.help), ("app", AppRole.help)]
 let roles: [String: (help: String, run: ([String]) throws -> Int32)] = [
     "extension": (ExtensionRole.help, ExtensionRole.run),

@@ -112,9 +112,12 @@ extension ShareInbox {
             let root = resolver.root.resolvingSymlinksInPath().path
             if Self.isInside(real, root) {
                 let groups = resolver.entitlements.applicationGroups
-                let allowed = groups.contains { Self.isInside(real, resolver.containerLocation(for: $0).resolvingSymlinksInPath().path) }
+                // Its own data container is the caller's to read too (an extension's
+                // copy of what the share sheet handed it lives there).
+                let own = Self.isInside(real, resolver.applicationContainerLocation().resolvingSymlinksInPath().path)
+                let allowed = own || groups.contains { Self.isInside(real, resolver.containerLocation(for: $0).resolvingSymlinksInPath().path) }
                 if !allowed {
-                    throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is in another App Group's container, which \(resolver.entitlements.bundleIdentifier) is not entitled to read")
+                    throw ShareInboxError.unsafePath(path: path, problem: "attachments[\(index)] is in another App Group's container (or another target's data container), which \(resolver.entitlements.bundleIdentifier) is not entitled to read")
                 }
             }
         }

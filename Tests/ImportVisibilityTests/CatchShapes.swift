@@ -51,7 +51,9 @@ struct CatchShapes {
         do { try device.installWidget(kind: "", executable: URL(fileURLWithPath: "/bin/true"), as: target) } catch where "\(error)".contains("kind") { seen.append("widget") }
         var clock: Date?
         do { clock = try device.clock() } catch where isRefusal(error) { seen.append("clock") }
-        _ = (url, group, identity, scope, current, number, made, settings, report, clock)
+                var shared: ShareOutcome?
+        do { shared = try device.share([], to: target, built: "NoSuchExtension") } catch where "\(error)".contains("NoSuchExtension") { seen.append("share") }
+        _ = (url, group, identity, scope, current, number, made, settings, report, clock, shared)
         return seen
     }
 
@@ -91,7 +93,7 @@ struct CatchShapes {
             let app = try SimulatedTarget(name: "Notes", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.notes",
                                           applicationGroups: ["group.ai.systenics.notes"])
             let seen = try Self.everyShape(device, app)
-            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "no trace", "schedule file", "widget"])
+            #expect(seen == ["resolver", "group identifier", "entitlements", "current resolver", "defaults", "inbox", "device", "build settings", "no trace", "schedule file", "widget", "share"])
         }
     }
 }

@@ -58,28 +58,35 @@ extension Keychain {
         }
     }
 
-    /// Moves an item to another access group the way Apple's documentation prescribes (an update
-    /// cannot change the group): read it, add a copy in `group`, and delete the
-    /// original only after that add succeeded. A copy already there is kept.
-    /// If the add fails, the original is untouched.
+    /// Moves an item to another access group (an update cannot change the group, so
+    /// Apple's documentation prescribes reading it, adding a copy in the new group and
+    /// deleting the original). Done here in one change of the keychain file, under its
+    /// lock: no process ever sees both copies or neither, and the item keeps its
+    /// persistent reference (`kSecReturnPersistentRef`). A copy already in `group`
+    /// (made by hand, the documented way) is kept and the original deleted. A
+    /// protected item needs the same authentication as an update.
+    /// - Throws: ``KeychainError`` (`errSecItemNotFound` when there is no such item,
+    ///   `errSecMissingEntitlement` for a group the caller does not hold).
     public func move(_ key: GenericPassword, toAccessGroup group: String, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) throws {
-        // Pin the source to the group it is actually in: a delete by a group-less key
-        // would search every group of the caller and take the new copy with it.
-        var source = key
-        var lookup = key.query
-        lookup[RawKey.returnAttributes] = true
-        lookup[RawKey.returnData] = true
-        let found = try copyMatching(lookup) as? [String: Any]
-        let value = found?[RawKey.valueData] as? Data ?? Data()
-        source.accessGroup = found?[RawKey.accessGroup] as? String ?? key.accessGroup
-        if source.accessGroup.map({ $0.isExactly(group) }) == true { return }
-        var target = key
-        target.accessGroup = group
-        do {
-            try add(value, for: target, accessibility: accessibility)
-        } catch let error as KeychainError where error.status == SecStatus.duplicateItem {
-            // The copy exists already (a previous move stopped before its delete).
+        let query = try ParsedQuery(key.query, for: .update)
+        try modify { engine, content in
+            let indices = try engine.matches(query, in: content)
+            _ = try authorize(query, indices.map { content.items[$0] }, engine: engine, operation: .update)
+            guard let index = indices.first else { return }
+            var item = content.items[index]
+            if item.accessGroup.isExactly(group) { return }
+            try engine.groups.check(group)
+            item.accessGroup = group
+            item.accessibility = accessibility
+            try engine.checkAccessibilityChoice(accessibility, synchronizable: item.synchronizable, operation: .update)
+            try engine.checkAvailable(item)
+            item.attributes[RawKey.modificationDate] = .date(engine.now)
+            let moved = item.primaryKey
+            if content.items.contains(where: { $0.primaryKey == moved }) {
+                content.items.remove(at: index)  // the copy exists already (a move made by hand stopped before its delete)
+            } else {
+                content.items[index] = item
+            }
         }
-        try delete(source.query)
     }
 }

@@ -140,7 +140,14 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     public func copyMatching(_ query: [String: Any]) throws -> Any? {
         let parsed = try ParsedQuery(query, for: .copyMatching)
         let engine = try makeEngine()
-        let content = try KeychainFile.load(device.keychainURL, below: device.containerRoot)
+        var content = try KeychainFile.load(device.keychainURL, below: device.containerRoot)
+        if (parsed.returnPersistentRef || parsed.persistentRef != nil) && content.items.contains(where: { $0.persistentID == nil }) {
+            // A file from before references: give its items identifiers (a write) first.
+            content = try modify { _, content in
+                KeychainEngine.assignMissingIdentifiers(in: &content)
+                return content
+            }
+        }
         let indices = try engine.matches(parsed, in: content)
         let items = try authorize(parsed, indices.map { content.items[$0] }, engine: engine, operation: .copyMatching)
         return KeychainEngine.result(for: items, query: parsed)
@@ -174,7 +181,8 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
         try KeychainFile.makeDirectory(device.directory, below: device.containerRoot)
         return try KeychainFile.modify(device.keychainURL, below: device.containerRoot, timeout: coordinationTimeout) { content in
-            try body(try makeEngine(), &content)
+            KeychainEngine.assignMissingIdentifiers(in: &content)
+            return try body(try makeEngine(), &content)
         }
     }
 

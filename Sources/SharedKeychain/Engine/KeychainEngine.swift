@@ -25,6 +25,7 @@ struct KeychainEngine {
                               attributes: query.attributes, value: query.value)
         item.accessPolicy = try boundAccessPolicy(query)
         item.normalizePrimaryKey()
+        item.persistentID = PersistentReference.newIdentifier()
         item.attributes[RawKey.creationDate] = .date(now)
         item.attributes[RawKey.modificationDate] = .date(now)
         try checkAvailable(item)
@@ -46,6 +47,11 @@ struct KeychainEngine {
         let found = content.items.indices.filter { index in
             let item = content.items[index]
             guard item.itemClass == query.itemClass, item.kind == kind, query.sync.admits(item.synchronizable) else { return false }
+            // By reference: that item only, and only where the caller may look (an item
+            // of a group it does not hold is not found, as securityd filters by group).
+            if let reference = query.persistentRef {
+                guard !query.referenceClassMismatch, let id = item.persistentID, id == reference.identifier else { return false }
+            }
             if kind == .dataProtection && !searched.contains(ExactString(item.accessGroup)) { return false }
             if let accessibility = query.accessibility, accessibility != item.accessibility { return false }
             // AttributeValue compares strings by code units (ExactString).
@@ -57,14 +63,37 @@ struct KeychainEngine {
     }
 
     /// What `SecItemCopyMatching` hands back for `items` (already matched).
+    /// One return key alone gives that value (the data, the attributes, the persistent
+    /// reference); several give a dictionary of them, as Apple's functions do.
     static func result(for items: [StoredItem], query: ParsedQuery) -> Any? {
-        guard query.returnData || query.returnAttributes, let first = items.first else { return nil }
-        guard let limit = query.limit else {
-            return query.returnAttributes ? first.attributeDictionary(includingData: query.returnData) : (first.value ?? Data())
+        let kinds = [query.returnData, query.returnAttributes, query.returnPersistentRef].filter { $0 }.count
+        guard kinds > 0, let first = items.first else { return nil }
+        func one(_ item: StoredItem) -> Any {
+            if kinds > 1 || query.returnAttributes {
+                var out = query.returnAttributes ? item.attributeDictionary(includingData: query.returnData, includingReference: query.returnPersistentRef) : [:]
+                if !query.returnAttributes {
+                    if query.returnData { out[RawKey.valueData] = item.value ?? Data() }
+                    if query.returnPersistentRef { out[RawKey.valuePersistentRef] = item.persistentReference ?? Data() }
+                }
+                return out
+            }
+            if query.returnPersistentRef { return item.persistentReference ?? Data() }
+            return item.value ?? Data()
         }
-        let chosen = items.prefix(limit)
-        if query.returnAttributes { return chosen.map { $0.attributeDictionary(includingData: query.returnData) } }
-        return chosen.map { $0.value ?? Data() }
+        guard let limit = query.limit else { return one(first) }
+        return items.prefix(limit).map(one)
+    }
+
+    /// Gives every item without a persistent identifier one (items of a file written
+    /// before references existed); true when one was given.
+    @discardableResult
+    static func assignMissingIdentifiers(in content: inout KeychainFileContent) -> Bool {
+        var changed = false
+        for index in content.items.indices where content.items[index].persistentID == nil {
+            content.items[index].persistentID = PersistentReference.newIdentifier()
+            changed = true
+        }
+        return changed
     }
 
     // MARK: Update

@@ -10,6 +10,11 @@ extension ParsedQuery {
     ///   missing class or a wrong value type, ``KeychainError/noSuchAttribute(operation:key:itemClass:)``,
     ///   ``KeychainError/unimplemented(feature:)``.
     init(_ dictionary: [String: Any], for operation: Operation, itemClass given: ItemClass? = nil) throws {
+        // A search by persistent reference needs no kSecClass: the reference names it.
+        var dictionary = dictionary
+        if given == nil, dictionary[RawKey.class] == nil, operation.isSearch, let reference = dictionary[RawKey.valuePersistentRef] {
+            dictionary[RawKey.class] = try PersistentReference(reference, operation: operation).itemClass.rawValue
+        }
         itemClass = try Self.itemClass(of: dictionary, given: given, for: operation)
         if dictionary.isEmpty { throw KeyProblem(operation, RawKey.class).parameter("the attributes to update are empty") }
         for key in dictionary.keys.sorted() where key != RawKey.class {
@@ -87,14 +92,24 @@ extension ParsedQuery {
         case RawKey.returnData, RawKey.returnAttributes:
             guard operation == .add || operation == .copyMatching else { throw problem.notHere("only SecItemAdd and SecItemCopyMatching return results") }
             if key == RawKey.returnData { returnData = try problem.bool(value) } else { returnAttributes = try problem.bool(value) }
-        case RawKey.returnRef, RawKey.returnPersistentRef:
-            if try problem.bool(value) { throw KeychainError.unimplemented(feature: "\(problem.name) (item references)") }
+        case RawKey.returnRef:
+            if try problem.bool(value) { throw KeychainError.unimplemented(feature: "\(problem.name) (SecKey, SecCertificate and SecIdentity objects); use kSecReturnData or kSecReturnPersistentRef") }
+        case RawKey.returnPersistentRef:
+            guard operation == .add || operation == .copyMatching else { throw problem.notHere("only SecItemAdd and SecItemCopyMatching return results") }
+            returnPersistentRef = try problem.bool(value)
+        case RawKey.valuePersistentRef:
+            guard operation.isSearch else {
+                throw problem.notHere("a persistent reference names an existing item: use it in the query of SecItemCopyMatching, SecItemUpdate or SecItemDelete")
+            }
+            let reference = try PersistentReference(value, operation: operation)
+            persistentRef = reference
+            referenceClassMismatch = reference.itemClass != itemClass
         case RawKey.accessControl, RawKey.useAuthenticationContext, RawKey.useAuthenticationUI:
             try readAuthenticationKey(key, value, problem)
         case RawKey.useOperationPrompt:
             // The prompt's text (deprecated for LAContext.localizedReason); shown nowhere here.
             guard value is String else { throw problem.wrongType("String", value) }
-        case RawKey.valueRef, RawKey.valuePersistentRef, RawKey.tokenID, RawKey.privateKeyAttributes, RawKey.publicKeyAttributes:
+        case RawKey.valueRef, RawKey.tokenID, RawKey.privateKeyAttributes, RawKey.publicKeyAttributes:
             throw KeychainError.unimplemented(feature: "\(problem.name) (SecKey, SecCertificate and SecIdentity objects, Secure Enclave keys); store keys and certificates as kSecValueData")
         case RawKey.matchLimit:
             limit = try Self.matchLimit(value, problem)

@@ -36,6 +36,12 @@ struct ParsedQuery {
     var value: Data?
     var returnData = false
     var returnAttributes = false
+    /// `kSecReturnPersistentRef`.
+    var returnPersistentRef = false
+    /// `kSecValuePersistentRef` in a search: the item it names.
+    var persistentRef: PersistentReference?
+    /// The query's kSecClass differs from its reference's class: it matches nothing.
+    var referenceClassMismatch = false
     /// nil: one match (the default); otherwise the most to return.
     var limit: Int?
     // Protected items (ParsedQuery+Authentication.swift).

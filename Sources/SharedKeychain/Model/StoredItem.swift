@@ -21,6 +21,15 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
     var value: Data?
     /// `kSecAttrAccessControl`: the authentication reading the value needs (nil: none).
     var accessPolicy: AccessPolicy? = nil
+    /// The identifier of its persistent reference (PersistentReference.swift), given
+    /// when it is added; nil only in a file written before references existed, until
+    /// the next change to the file gives it one.
+    var persistentID: Data? = nil
+
+    /// Its persistent reference, once it has an identifier.
+    var persistentReference: Data? {
+        persistentID.map { PersistentReference(itemClass: itemClass, identifier: $0).data }
+    }
 
     /// What makes two items the same item.
     struct PrimaryKey: Hashable {
@@ -48,7 +57,7 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
     }
 
     /// The attribute dictionary handed back for `kSecReturnAttributes`.
-    func attributeDictionary(includingData: Bool) -> [String: Any] {
+    func attributeDictionary(includingData: Bool, includingReference: Bool = false) -> [String: Any] {
         var out: [String: Any] = [RawKey.class: itemClass.rawValue]
         for (key, value) in attributes { out[key] = value.object }
         if kind == .dataProtection { out[RawKey.accessGroup] = accessGroup }
@@ -56,6 +65,7 @@ struct StoredItem: Codable, Sendable, Hashable, CustomStringConvertible, CustomR
         out[RawKey.synchronizable] = synchronizable
         if let accessPolicy { out[RawKey.accessControl] = AccessControlBridge.object(for: accessPolicy) }
         if includingData { out[RawKey.valueData] = value ?? Data() }
+        if includingReference, let reference = persistentReference { out[RawKey.valuePersistentRef] = reference }
         return out
     }
 

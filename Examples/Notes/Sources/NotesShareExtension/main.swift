@@ -2,6 +2,15 @@
 // is the extension's view controller handing over what the share sheet gave it.
 import Foundation
 import NotesShared
+#if !canImport(Darwin)
+import AppGroupContainer
+
+// Started by the share sheet (SimulatedDevice.share): the request goes to the
+// principal object, as iOS hands it to the class Info.plist names.
+if ExtensionMain.hasRequest {
+    ExtensionMain.run(ShareViewController())
+}
+#endif
 
 HostProcess.run("NotesShareExtension", usage: "share URL | share-file PATH | last-shared | session | about") { arguments in
     switch (arguments.first, arguments.count) {

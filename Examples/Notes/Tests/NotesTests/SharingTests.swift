@@ -55,6 +55,25 @@ struct SharingTests {
         }
     }
 
+    @Test func theShareSheetHandsTheExtensionAURLAndTheAppReceivesIt() async throws {
+        try await SimulatedDevice.with(name: "Notes") { device in
+            let page = NSExtensionItem()
+            page.attachments = [NSItemProvider(item: URL(string: "https://example.com/from-the-sheet")! as NSURL, typeIdentifier: "public.url")]
+            let outcome = try await device.share([page], to: notes.shareExtension, built: "NotesShareExtension")
+            #expect(outcome.returnedItems != nil, "\(outcome)")
+            let launch = try await device.run(built: "NotesApp", ["launch"], as: notes.app).requireSuccess()
+            #expect(launch.outputLines.first == "received https://example.com/from-the-sheet")
+
+            // Nothing to share: the extension cancels with its error.
+            let empty = try await device.share([NSExtensionItem()], to: notes.shareExtension, built: "NotesShareExtension")
+            guard case .cancelled(let error?) = empty.ending else {
+                Issue.record("not cancelled: \(empty)")
+                return
+            }
+            #expect(error.localizedDescription == "nothing to share: no URL")
+        }
+    }
+
     @Test func sharesFromExtensionsRunningAtOnceAreAllKept() async throws {
         try await SimulatedDevice.with(name: "Notes") { device in
             let urls = (1...12).map { "https://example.com/\($0)" }
