@@ -10,7 +10,7 @@ let draftURL = URL(fileURLWithPath: "/tmp/draft.txt")
 let draft = Data("Half a thought".utf8)
 // snippet.show
 let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.ai.systenics.notes")
-// nil when this target lacks the group, as on iOS; a line on stderr says why.
+// nil when this target lacks the group, as on iOS; stderr says why.
 var error: NSError?
 NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: draftURL, options: .forReplacing, error: &error) { url in
     try? draft.write(to: url)      // other processes' coordinated readers and writers wait
