@@ -106,14 +106,7 @@ extension AtomicFile {
         guard let slash = standardized.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let directoryPath = slash == standardized.utf8.startIndex ? "/" : String(standardized[..<slash])
         let name = String(standardized[standardized.utf8.index(after: slash)...])
-        let directory: ContainedDirectory
-        do {
-            directory = try ContainedDirectory.open(directoryPath, below: root?.path)
-        } catch .call(_, _, let code) where code == .ENOENT {
-            return nil
-        } catch {
-            throw AppGroupError(error)
-        }
+        guard let directory = try ContainedDirectory.openIfPresent(directoryPath, below: root) else { return nil }
         defer { directory.close() }
         do {
             return try SystemCalls.open(at: directory.fd, name, flags, path: path)

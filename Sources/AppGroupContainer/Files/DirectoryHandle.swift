@@ -27,15 +27,7 @@ package final class DirectoryHandle {
     ///   non-directory on the way, ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
     ///   for another user's directory.
     package static func open(_ url: URL, below root: ContainerRoot?) throws(AppGroupError) -> DirectoryHandle? {
-        let path = url.standardizedFileURL.path
-        let directory: ContainedDirectory
-        do {
-            directory = try ContainedDirectory.open(path, below: root?.path)
-        } catch .call(_, _, let code) where code == .ENOENT {
-            return nil
-        } catch {
-            throw AppGroupError(error)
-        }
+        guard let directory = try ContainedDirectory.openIfPresent(url.standardizedFileURL.path, below: root) else { return nil }
         return try checked(DirectoryHandle(directory))
     }
 
