@@ -356,12 +356,19 @@ package enum SystemCalls {
                 if errno != 0 { throw SystemError.call(operation: "readdir", path: path, errno: .current) }
                 return
             }
-            try withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let name = UnsafeRawBufferPointer(rebasing: raw.prefix(while: { $0 != 0 }))
-                if name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) { return }
-                try body(name)
-            }
+            let name = entryName(entry)
+            if name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) { continue }
+            try body(name)
         }
+    }
+
+    /// The name of an entry readdir(3) returned, read where it lies. A record is
+    /// only `d_reclen` bytes long, so loading `entry.pointee.d_name` (a 256-byte
+    /// array to Swift) copies past its end, and crashes when that runs off the end
+    /// of readdir's buffer into an unmapped page (seen: SIGSEGV in memcpy under load).
+    package static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> UnsafeRawBufferPointer {
+        let start = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+        return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
     }
 
     /// read(2) and write(2) in 64 KiB chunks from `source` to `destination` until

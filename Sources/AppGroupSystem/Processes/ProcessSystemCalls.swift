@@ -61,9 +61,7 @@ package enum ProcessSystemCalls {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(decoding: SystemCalls.entryName(entry), as: UTF8.self)
             if name != "." && name != ".." { names.append(name) }
         }
         return names
