@@ -1,0 +1,179 @@
+import AppGroupContainer
+import AppGroupTesting
+import Foundation
+import Testing
+import TestSupport
+
+extension MultiProcess {
+    /// Presenters in another process are asked before a coordinated access, as
+    /// iOS's file coordination daemon asks them (issue 26 item 4, issue 25 item 5).
+    /// The presenter is AppGroupProbe's `ns-present`, which prints each message.
+    @Suite("NSFilePresenter in another process", .tags(.multiprocess))
+    struct PresentersAcrossProcesses {
+        /// Starts a presenter of `item` in a probe and waits until it is registered.
+        static func presenter(_ item: URL, _ extra: [String] = [], into probes: inout [LaunchedProcess]) throws -> LaunchedProcess {
+            let probe = try Probe.start(["ns-present", "--item", item.path] + extra)
+            probes.append(probe)
+            try #require(probe.waitForLine("ready"), "stderr: \(probe.standardError)")
+            return probe
+        }
+
+        @Test("the document case: a merging write in this process first makes the presenter in another process save its unsaved edit (with a coordinated write of its own), so no update is lost; the reacquirer runs there after the access")
+        func unsavedEditIsSavedFirst() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                try Data("old".utf8).write(to: file)
+                try withProbes { probes in
+                    let presenter = try Self.presenter(file, ["--unsaved", "B's edit"], into: &probes)
+                    var error: NSError?
+                    var seenInAccessor: [String] = []
+                    NSFileCoordinator().coordinate(writingItemAt: file, options: .forMerging, error: &error) { url in
+                        seenInAccessor = presenter.outputLines
+                        let current = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+                        try? Data((current + " + A").utf8).write(to: url)
+                    }
+                    #expect(error == nil, "\(String(describing: error))")
+                    #expect(try String(contentsOf: file, encoding: .utf8) == "B's edit + A")
+                    #expect(seenInAccessor == ["ready", "save", "saved", "relinquishToWriter"], "stderr: \(presenter.standardError)")
+                    #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
+                }
+            }
+        }
+
+        @Test("a reader: the presenter saves, relinquishes to the reader, and reacquires after; .withoutChanges skips the save")
+        func reader() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                try Data("old".utf8).write(to: file)
+                try withProbes { probes in
+                    let presenter = try Self.presenter(file, ["--unsaved", "saved by B"], into: &probes)
+                    var error: NSError?
+                    var read: String?
+                    NSFileCoordinator().coordinate(readingItemAt: file, options: [], error: &error) { url in
+                        read = try? String(contentsOf: url, encoding: .utf8)
+                    }
+                    #expect(error == nil)
+                    #expect(read == "saved by B")
+                    #expect(presenter.waitForLine("reacquireAfterRead", timeout: 20), "\(presenter.outputLines)")
+                    NSFileCoordinator().coordinate(readingItemAt: file, options: .withoutChanges, error: &error) { _ in }
+                    #expect(presenter.wait(forCount: 2, of: "reacquireAfterRead"))
+                    #expect(presenter.outputLines == ["ready", "save", "saved", "relinquishToReader", "reacquireAfterRead",
+                                                      "relinquishToReader", "reacquireAfterRead"])
+                }
+            }
+        }
+
+        @Test("a deletion: the item's presenter in another process accommodates it, a presenter of its directory accommodates its subitem's deletion, both before the accessor runs")
+        func deletion() throws {
+            try withTemporaryDirectory { dir in
+                let folder = dir.appendingPathComponent("Inbox")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let file = folder.appendingPathComponent("item 1.json")
+                try Data("{}".utf8).write(to: file)
+                try withProbes { probes in
+                    let itemPresenter = try Self.presenter(file, into: &probes)
+                    let folderPresenter = try Self.presenter(folder, into: &probes)
+                    var error: NSError?
+                    var seen: ([String], [String]) = ([], [])
+                    NSFileCoordinator().coordinate(writingItemAt: file, options: .forDeleting, error: &error) { url in
+                        seen = (itemPresenter.outputLines, folderPresenter.outputLines)
+                        try? FileManager.default.removeItem(at: url)
+                    }
+                    #expect(error == nil)
+                    #expect(seen.0 == ["ready", "accommodateDeletion"])
+                    #expect(seen.1 == ["ready", "accommodateSubitemDeletion item 1.json"])
+                }
+            }
+        }
+
+        @Test("a presenter that never answers makes the writer in another process fail after the timeout, with an error naming the presenter's process and item", .tags(.hostile))
+        func silentPresenter() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                try withProbes { probes in
+                    let presenter = try Self.presenter(file, ["--silent", "yes"], into: &probes)
+                    let writer = try Probe.start(["ns-write", "--file", file.path, "--text", "A"], environment: ["APP_GROUP_PRESENTER_TIMEOUT": "1"])
+                    probes.append(writer)
+                    let end = writer.wait(timeout: 30)
+                    #expect(!end.succeeded, "the write went ahead: \(writer.outputLines)")
+                    let message = writer.standardError
+                    #expect(message.contains("process \(presenter.processIdentifier) (AppGroupProbe)"), "\(message)")
+                    #expect(message.contains("relinquishPresentedItem(toWriter:)") && message.contains(file.path), "\(message)")
+                    #expect(message.contains("Code=\(NSFileLockingError)"), "\(message)")
+                    #expect(!FileManager.default.fileExists(atPath: file.path), "the accessor ran")
+                }
+            }
+        }
+
+        @Test("a suspended presenter (stopped) is not waited for: the write goes ahead, and the presenter gets its messages once it resumes", .tags(.killed))
+        func suspendedPresenter() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                try withProbes { probes in
+                    let presenter = try Self.presenter(file, into: &probes)
+                    presenter.kill(SIGSTOP)
+                    defer { presenter.kill(SIGCONT) }
+                    let done = DispatchSemaphore(value: 0)
+                    let handoff = ErrorBox()
+                    Thread {
+                        var error: NSError?
+                        NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
+                            try? Data("A".utf8).write(to: url)
+                        }
+                        handoff.error = error
+                        done.signal()
+                    }.start()
+                    #expect(done.wait(timeout: .now() + 20) == .success, "the writer waited for a suspended presenter")
+                    #expect(handoff.error == nil)
+                    #expect(presenter.outputLines == ["ready"])
+                    presenter.kill(SIGCONT)
+                    #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
+                    // (The change notice may come between them: it is told after the write, on its own signal.)
+                    let lines = presenter.outputLines
+                    #expect(lines.prefix(2) == ["ready", "relinquishToWriter"] && lines.filter { $0 == "reacquire" }.count == 1, "\(lines)")
+                }
+            }
+        }
+
+        @Test("a killed presenter is not waited for, and what its process registered is removed", .tags(.killed))
+        func killedPresenter() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                try withProbes { probes in
+                    let presenter = try Self.presenter(file, into: &probes)
+                    let presenters = try #require(try FileCoordinator.changeSignalURL(for: file)).deletingLastPathComponent()
+                        .appendingPathComponent("presenters")
+                    let mine = { () -> [String] in
+                        ((try? FileManager.default.contentsOfDirectory(atPath: presenters.path)) ?? [])
+                            .filter { $0.hasPrefix("\(presenter.processIdentifier)-") }
+                    }
+                    #expect(mine().contains { $0.hasSuffix(".registry") })
+                    presenter.kill()
+                    presenter.wait(timeout: 10)
+                    var error: NSError?
+                    NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
+                        try? Data("A".utf8).write(to: url)
+                    }
+                    #expect(error == nil)
+                    #expect(mine().isEmpty, "\(mine())")
+                }
+            }
+        }
+    }
+}
+
+private final class ErrorBox: @unchecked Sendable {
+    var error: NSError?
+}
+
+extension LaunchedProcess {
+    /// Waits up to 20 s until `line` was printed `count` times.
+    func wait(forCount count: Int, of line: String) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if outputLines.filter({ $0 == line }).count >= count { return true }
+            usleep(5000)
+        }
+        return false
+    }
+}
