@@ -135,6 +135,24 @@ extension MultiProcess {
             }
         }
 
+        @Test("a writer killed during its access never sends the reacquire: the presenter here gets its item back when its process is seen ended", .tags(.killed))
+        func killedWriter() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                let presenter = RecordingPresenter(file)
+                try presenting(presenter) {
+                    try withProbes { probes in
+                        let writer = try Probe.start(["ns-write", "--file", file.path, "--text", "AB", "--release", dir.appendingPathComponent("never").path])
+                        probes.append(writer)
+                        try #require(writer.waitForLine("half"), "stderr: \(writer.standardError)")
+                        #expect(presenter.events == ["relinquishToWriter"])
+                        writer.kill()
+                        #expect(presenter.wait(seconds: 20) { $0.contains("reacquire") }, "\(presenter.events)")
+                    }
+                }
+            }
+        }
+
         @Test("a killed presenter is not waited for, and what its process registered is removed", .tags(.killed))
         func killedPresenter() throws {
             try withTemporaryDirectory { dir in
