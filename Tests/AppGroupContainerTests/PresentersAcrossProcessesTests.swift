@@ -18,48 +18,50 @@ extension MultiProcess {
             return probe
         }
 
-        @Test("the document case: a merging write in this process first makes the presenter in another process save its unsaved edit (with a coordinated write of its own), so no update is lost; the reacquirer runs there after the access")
-        func unsavedEditIsSavedFirst() throws {
+        /// Runs `body` with a file holding "old" and a presenter of it in a probe
+        /// (started with `extra` options), killed when `body` ends.
+        static func withPresentedFile(_ extra: [String] = [], _ body: (URL, LaunchedProcess) throws -> Void) throws {
             try withTemporaryDirectory { dir in
                 let file = dir.appendingPathComponent("note.txt")
                 try Data("old".utf8).write(to: file)
                 try withProbes { probes in
-                    let presenter = try Self.presenter(file, ["--unsaved", "B's edit"], into: &probes)
-                    var error: NSError?
-                    var seenInAccessor: [String] = []
-                    NSFileCoordinator().coordinate(writingItemAt: file, options: .forMerging, error: &error) { url in
-                        seenInAccessor = presenter.outputLines
-                        let current = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-                        try? Data((current + " + A").utf8).write(to: url)
-                    }
-                    #expect(error == nil, "\(String(describing: error))")
-                    #expect(try String(contentsOf: file, encoding: .utf8) == "B's edit + A")
-                    #expect(seenInAccessor == ["ready", "save", "saved", "relinquishToWriter"], "stderr: \(presenter.standardError)")
-                    #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
+                    try body(file, try presenter(file, extra, into: &probes))
                 }
+            }
+        }
+
+        @Test("the document case: a merging write in this process first makes the presenter in another process save its unsaved edit (with a coordinated write of its own), so no update is lost; the reacquirer runs there after the access")
+        func unsavedEditIsSavedFirst() throws {
+            try Self.withPresentedFile(["--unsaved", "B's edit"]) { file, presenter throws in
+                var error: NSError?
+                var seenInAccessor: [String] = []
+                NSFileCoordinator().coordinate(writingItemAt: file, options: .forMerging, error: &error) { url in
+                    seenInAccessor = presenter.outputLines
+                    let current = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+                    try? Data((current + " + A").utf8).write(to: url)
+                }
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(try String(contentsOf: file, encoding: .utf8) == "B's edit + A")
+                #expect(seenInAccessor == ["ready", "save", "saved", "relinquishToWriter"], "stderr: \(presenter.standardError)")
+                #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
             }
         }
 
         @Test("a reader: the presenter saves, relinquishes to the reader, and reacquires after; .withoutChanges skips the save")
         func reader() throws {
-            try withTemporaryDirectory { dir in
-                let file = dir.appendingPathComponent("note.txt")
-                try Data("old".utf8).write(to: file)
-                try withProbes { probes in
-                    let presenter = try Self.presenter(file, ["--unsaved", "saved by B"], into: &probes)
-                    var error: NSError?
-                    var read: String?
-                    NSFileCoordinator().coordinate(readingItemAt: file, options: [], error: &error) { url in
-                        read = try? String(contentsOf: url, encoding: .utf8)
-                    }
-                    #expect(error == nil)
-                    #expect(read == "saved by B")
-                    #expect(presenter.waitForLine("reacquireAfterRead", timeout: 20), "\(presenter.outputLines)")
-                    NSFileCoordinator().coordinate(readingItemAt: file, options: .withoutChanges, error: &error) { _ in }
-                    #expect(presenter.wait(forCount: 2, of: "reacquireAfterRead"))
-                    #expect(presenter.outputLines == ["ready", "save", "saved", "relinquishToReader", "reacquireAfterRead",
-                                                      "relinquishToReader", "reacquireAfterRead"])
+            try Self.withPresentedFile(["--unsaved", "saved by B"]) { file, presenter throws in
+                var error: NSError?
+                var read: String?
+                NSFileCoordinator().coordinate(readingItemAt: file, options: [], error: &error) { url in
+                    read = try? String(contentsOf: url, encoding: .utf8)
                 }
+                #expect(error == nil)
+                #expect(read == "saved by B")
+                #expect(presenter.waitForLine("reacquireAfterRead", timeout: 20), "\(presenter.outputLines)")
+                NSFileCoordinator().coordinate(readingItemAt: file, options: .withoutChanges, error: &error) { _ in }
+                #expect(presenter.wait(forCount: 2, of: "reacquireAfterRead"))
+                #expect(presenter.outputLines == ["ready", "save", "saved", "relinquishToReader", "reacquireAfterRead",
+                                                  "relinquishToReader", "reacquireAfterRead"])
             }
         }
 
@@ -88,50 +90,42 @@ extension MultiProcess {
 
         @Test("a presenter that never answers makes the writer in another process fail after the timeout, with an error naming the presenter's process and item", .tags(.hostile))
         func silentPresenter() throws {
-            try withTemporaryDirectory { dir in
-                let file = dir.appendingPathComponent("note.txt")
-                try withProbes { probes in
-                    let presenter = try Self.presenter(file, ["--silent", "yes"], into: &probes)
-                    let writer = try Probe.start(["ns-write", "--file", file.path, "--text", "A"], environment: ["APP_GROUP_PRESENTER_TIMEOUT": "1"])
-                    probes.append(writer)
-                    let end = writer.wait(timeout: 30)
-                    #expect(!end.succeeded, "the write went ahead: \(writer.outputLines)")
-                    let message = writer.standardError
-                    #expect(message.contains("process \(presenter.processIdentifier) (AppGroupProbe)"), "\(message)")
-                    #expect(message.contains("relinquishPresentedItem(toWriter:)") && message.contains(file.path), "\(message)")
-                    #expect(message.contains("Code=\(NSFileLockingError)"), "\(message)")
-                    #expect(!FileManager.default.fileExists(atPath: file.path), "the accessor ran")
-                }
+            try Self.withPresentedFile(["--silent", "yes"]) { file, presenter throws in
+                let writer = try Probe.start(["ns-write", "--file", file.path, "--text", "A"], environment: ["APP_GROUP_PRESENTER_TIMEOUT": "1"])
+                defer { writer.kill() }
+                let end = writer.wait(timeout: 30)
+                #expect(!end.succeeded, "the write went ahead: \(writer.outputLines)")
+                let message = writer.standardError
+                #expect(message.contains("process \(presenter.processIdentifier) (AppGroupProbe)"), "\(message)")
+                #expect(message.contains("relinquishPresentedItem(toWriter:)") && message.contains(file.path), "\(message)")
+                #expect(message.contains("Code=\(NSFileLockingError)"), "\(message)")
+                #expect(try String(contentsOf: file, encoding: .utf8) == "old", "the accessor ran")
             }
         }
 
         @Test("a suspended presenter (stopped) is not waited for: the write goes ahead, and the presenter gets its messages once it resumes", .tags(.killed))
         func suspendedPresenter() throws {
-            try withTemporaryDirectory { dir in
-                let file = dir.appendingPathComponent("note.txt")
-                try withProbes { probes in
-                    let presenter = try Self.presenter(file, into: &probes)
-                    presenter.kill(SIGSTOP)
-                    defer { presenter.kill(SIGCONT) }
-                    let done = DispatchSemaphore(value: 0)
-                    let handoff = ErrorBox()
-                    Thread {
-                        var error: NSError?
-                        NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
-                            try? Data("A".utf8).write(to: url)
-                        }
-                        handoff.error = error
-                        done.signal()
-                    }.start()
-                    #expect(done.wait(timeout: .now() + 20) == .success, "the writer waited for a suspended presenter")
-                    #expect(handoff.error == nil)
-                    #expect(presenter.outputLines == ["ready"])
-                    presenter.kill(SIGCONT)
-                    #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
-                    // (The change notice may come between them: it is told after the write, on its own signal.)
-                    let lines = presenter.outputLines
-                    #expect(lines.prefix(2) == ["ready", "relinquishToWriter"] && lines.filter { $0 == "reacquire" }.count == 1, "\(lines)")
-                }
+            try Self.withPresentedFile { file, presenter throws in
+                presenter.kill(SIGSTOP)
+                defer { presenter.kill(SIGCONT) }
+                let done = DispatchSemaphore(value: 0)
+                let handoff = ErrorBox()
+                Thread {
+                    var error: NSError?
+                    NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
+                        try? Data("A".utf8).write(to: url)
+                    }
+                    handoff.error = error
+                    done.signal()
+                }.start()
+                #expect(done.wait(timeout: .now() + 20) == .success, "the writer waited for a suspended presenter")
+                #expect(handoff.error == nil)
+                #expect(presenter.outputLines == ["ready"])
+                presenter.kill(SIGCONT)
+                #expect(presenter.waitForLine("reacquire", timeout: 20), "\(presenter.outputLines)")
+                // (The change notice may come between them: it is told after the write, on its own signal.)
+                let lines = presenter.outputLines
+                #expect(lines.prefix(2) == ["ready", "relinquishToWriter"] && lines.filter { $0 == "reacquire" }.count == 1, "\(lines)")
             }
         }
 
@@ -155,26 +149,22 @@ extension MultiProcess {
 
         @Test("a killed presenter is not waited for, and what its process registered is removed", .tags(.killed))
         func killedPresenter() throws {
-            try withTemporaryDirectory { dir in
-                let file = dir.appendingPathComponent("note.txt")
-                try withProbes { probes in
-                    let presenter = try Self.presenter(file, into: &probes)
-                    let presenters = try #require(try FileCoordinator.changeSignalURL(for: file)).deletingLastPathComponent()
-                        .appendingPathComponent("presenters")
-                    let mine = { () -> [String] in
-                        ((try? FileManager.default.contentsOfDirectory(atPath: presenters.path)) ?? [])
-                            .filter { $0.hasPrefix("\(presenter.processIdentifier)-") }
-                    }
-                    #expect(mine().contains { $0.hasSuffix(".registry") })
-                    presenter.kill()
-                    presenter.wait(timeout: 10)
-                    var error: NSError?
-                    NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
-                        try? Data("A".utf8).write(to: url)
-                    }
-                    #expect(error == nil)
-                    #expect(mine().isEmpty, "\(mine())")
+            try Self.withPresentedFile { file, presenter throws in
+                let presenters = try #require(try FileCoordinator.changeSignalURL(for: file)).deletingLastPathComponent()
+                    .appendingPathComponent("presenters")
+                let mine = { () -> [String] in
+                    ((try? FileManager.default.contentsOfDirectory(atPath: presenters.path)) ?? [])
+                        .filter { $0.hasPrefix("\(presenter.processIdentifier)-") }
                 }
+                #expect(mine().contains { $0.hasSuffix(".registry") })
+                presenter.kill()
+                presenter.wait(timeout: 10)
+                var error: NSError?
+                NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
+                    try? Data("A".utf8).write(to: url)
+                }
+                #expect(error == nil)
+                #expect(mine().isEmpty, "\(mine())")
             }
         }
     }
