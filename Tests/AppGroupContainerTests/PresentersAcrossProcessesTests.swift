@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupSystem
 import AppGroupTesting
 import Foundation
 import Testing
@@ -150,6 +151,33 @@ extension MultiProcess {
                         #expect(presenter.wait(seconds: 20) { $0.contains("reacquire") }, "\(presenter.events)")
                     }
                 }
+            }
+        }
+
+        @Test("what crafted or stale files in presenters/ say is never waited for: a dead pid's and a reused pid's registries are removed, junk is ignored", .tags(.hostile))
+        func craftedRegistries() throws {
+            try withTemporaryDirectory { dir in
+                let file = dir.appendingPathComponent("note.txt")
+                let tree = try #require(try FileCoordinator.changeSignalURL(for: file)).deletingLastPathComponent()
+                let presenters = tree.appendingPathComponent("presenters")
+                try FileManager.default.createDirectory(at: presenters, withIntermediateDirectories: true)
+                let line = "appgroup-presenters 1\nprocess x\n1 \(file.path)\n"
+                // No such process; pid 1 with a start time it does not have (a reused pid); junk.
+                let stale = ["2147483646-1.registry", "1-3.registry"]
+                for name in stale { try Data(line.utf8).write(to: presenters.appendingPathComponent(name)) }
+                try FileManager.default.createDirectory(at: presenters.appendingPathComponent("1-3.inbox"), withIntermediateDirectories: true)
+                try Data(line.utf8).write(to: presenters.appendingPathComponent("junk.registry"))
+                // A live process (the parent) whose registry is not text: read, found empty, kept.
+                let parent = "\(getppid())-\(try #require(ProcessState.startTime(of: getppid())))"
+                try Data(repeating: 0xFF, count: 4096).write(to: presenters.appendingPathComponent(parent + ".registry"))
+                var error: NSError?
+                NSFileCoordinator().coordinate(writingItemAt: file, options: [], error: &error) { url in
+                    try? Data("A".utf8).write(to: url)
+                }
+                #expect(error == nil)
+                let left = try FileManager.default.contentsOfDirectory(atPath: presenters.path)
+                #expect(!left.contains { $0.hasPrefix("2147483646-") || $0.hasPrefix("1-3.") }, "\(left)")
+                #expect(left.contains("junk.registry") && left.contains(parent + ".registry"))
             }
         }
 
