@@ -66,17 +66,25 @@ final class RemotePresenterAsk {
     }
 
     /// Asks to relinquish; unless the presenter answered without a reacquirer, the
-    /// access ends with a `reacquire` request (a presenter not waited for, which
-    /// answers later, then gets its item back at once).
+    /// access ends (or fails) with a `reacquire` request: a presenter not waited
+    /// for, or timed out, that answers later then gets its item back at once.
     private func relinquish(_ remote: RemotePresenters.Remote, _ kind: RemotePresenterMessage.Kind, _ path: String,
                             into reacquirers: inout [PresenterRequests.Reacquirer]) throws {
         var sent: UInt64 = 0
-        let answer = try ask(remote, kind, path, sent: &sent)
+        let reacquirer = { (sent: UInt64) in
+            PresenterRequests.Reacquirer {
+                _ = Self.send(RemotePresenterMessage(.reacquire, presenter: remote.id, reference: sent, itemPath: path), to: remote)
+            }
+        }
+        let answer: RemotePresenterAnswer?
+        do {
+            answer = try ask(remote, kind, path, sent: &sent)
+        } catch {
+            if sent != 0 { reacquirers.append(reacquirer(sent)) } // given back by the caller's failure path
+            throw error
+        }
         if case .done(reacquire: false)? = answer { return }
-        if sent == 0 { return } // never reached its inbox
-        reacquirers.append(PresenterRequests.Reacquirer {
-            _ = Self.send(RemotePresenterMessage(.reacquire, presenter: remote.id, reference: sent, itemPath: path), to: remote)
-        })
+        if sent != 0 { reacquirers.append(reacquirer(sent)) } // 0: it never reached the inbox
     }
 
     @discardableResult
