@@ -3,8 +3,9 @@ import Foundation
 import AppGroupSystem
 
 /// The presenting side of ``RemotePresenterAsk``: this process's registries (what
-/// it presents, per coordination tree), the observation that wakes it when a
-/// request arrives in its inbox, and the reacquirers its presenters handed over.
+/// it presents, per coordination tree) and the observation that wakes it when a
+/// request arrives in its inbox (the reacquirers its presenters hand over are
+/// kept by ``RemoteReacquirers``).
 ///
 /// Requests are read on the signal thread, which never waits: each runs on its
 /// presenter's queue, as every presenter message does, and the answer is written
@@ -15,19 +16,6 @@ final class RemotePresenterInbox: @unchecked Sendable {
     // Guarded by `publishing`: the trees this process is registered in.
     private let publishing = NSLock()
     private var observations: [CoordinationTree: SignalObservation] = [:]
-
-    // Guarded by `lock`: reacquirers by "<asker>_<request>", and requests to
-    // reacquire that came before the presenter answered.
-    private struct Pending {
-        var block: (@Sendable () -> Void)?
-        var presenter: Handoff<NSFilePresenter>?
-        let asker: ProcessKey
-    }
-    private let lock = NSLock()
-    private var pending: [String: Pending] = [:]
-    private var sweeping = false
-    /// Reacquire requests kept for answers that never come (a removed presenter).
-    static let pendingLimit = 1024
 
     /// Rewrites this process's registries from the registered presenters, after
     /// each change: joins the trees it now presents in, leaves the others.
@@ -81,7 +69,7 @@ final class RemotePresenterInbox: @unchecked Sendable {
 
     private func handle(_ message: RemotePresenterMessage, from asker: ProcessKey, sequence: UInt64, in tree: CoordinationTree) {
         if message.kind == .reacquire {
-            reacquire(asker.name + "_" + String(message.reference), asker: asker)
+            RemoteReacquirers.shared.reacquire(asker.name + "_" + String(message.reference), asker: asker)
             return
         }
         let reply = Reply(tree: tree, asker: asker, sequence: sequence)
@@ -98,14 +86,14 @@ final class RemotePresenterInbox: @unchecked Sendable {
         case .relinquishToWriter:
             PresenterRegistry.send(to: presenter) { presenter in
                 presenter.relinquishPresentedItem(toWriter: { block in
-                    self.relinquished(block, key: key, presenter: handoff, asker: asker)
+                    RemoteReacquirers.shared.relinquished(block, key: key, presenter: handoff, asker: asker)
                     reply.send(RemotePresenterAnswer(nil, reacquire: block != nil))
                 })
             }
         case .relinquishToReader:
             PresenterRegistry.send(to: presenter) { presenter in
                 presenter.relinquishPresentedItem(toReader: { block in
-                    self.relinquished(block, key: key, presenter: handoff, asker: asker)
+                    RemoteReacquirers.shared.relinquished(block, key: key, presenter: handoff, asker: asker)
                     reply.send(RemotePresenterAnswer(nil, reacquire: block != nil))
                 })
             }
@@ -116,72 +104,6 @@ final class RemotePresenterInbox: @unchecked Sendable {
         case .reacquire:
             break
         }
-    }
-
-    // MARK: Reacquirers
-
-    /// The presenter relinquished for request `key`: keep its block for the
-    /// asker's `reacquire`, or run it now if that came first.
-    private func relinquished(_ block: (@Sendable () -> Void)?, key: String, presenter: Handoff<NSFilePresenter>, asker: ProcessKey) {
-        let due = lock.withLock { () -> Bool in
-            if pending[key] != nil {
-                pending[key] = nil
-                return true
-            }
-            if block != nil { pending[key] = Pending(block: block, presenter: presenter, asker: asker) }
-            return false
-        }
-        if due, let block { PresenterRegistry.send(to: presenter.value) { _ in block() } }
-        if !due, block != nil { startSweeping() }
-    }
-
-    /// The asker's access is over: run the reacquirer of request `key`, or note
-    /// that it is due when the presenter has not answered yet.
-    private func reacquire(_ key: String, asker: ProcessKey) {
-        let ready = lock.withLock { () -> Pending? in
-            if let known = pending[key], known.block != nil {
-                pending[key] = nil
-                return known
-            }
-            if pending.count < Self.pendingLimit { pending[key] = Pending(block: nil, presenter: nil, asker: asker) }
-            return nil
-        }
-        if let ready, let block = ready.block, let presenter = ready.presenter {
-            PresenterRegistry.send(to: presenter.value) { _ in block() }
-        }
-    }
-
-    /// While reacquirers wait, looks every half second for askers that ended
-    /// (killed during their access): their presenters get their items back.
-    private func startSweeping() {
-        let start = lock.withLock { () -> Bool in
-            defer { sweeping = true }
-            return !sweeping
-        }
-        guard start else { return }
-        let thread = Thread { [self] in
-            while true {
-                usleep(500_000)
-                let orphans = lock.withLock { () -> [Pending]? in
-                    let waiting = pending.filter { $0.value.block != nil }
-                    if waiting.isEmpty {
-                        sweeping = false
-                        return nil
-                    }
-                    let ended = waiting.filter { $0.value.asker.state == nil }
-                    for key in ended.keys { pending[key] = nil }
-                    return Array(ended.values)
-                }
-                guard let orphans else { return }
-                for orphan in orphans {
-                    if let block = orphan.block, let presenter = orphan.presenter {
-                        PresenterRegistry.send(to: presenter.value) { _ in block() }
-                    }
-                }
-            }
-        }
-        thread.name = "NSFilePresenter reacquirers"
-        thread.start()
     }
 }
 
