@@ -37,7 +37,7 @@ public struct WidgetReload: Codable, Sendable, Hashable, CustomStringConvertible
         /// The widget's provider ran and its timeline was recorded.
         case ran
         /// Beyond the daily budget: not run now. The device runs the kind's
-        /// deferred reloads once (a record of cause ``Cause/deferred``) when its
+        /// deferred reloads once (a record of cause ``WidgetReload/Cause/deferred``) when its
         /// clock reaches a time within the budget, as WidgetKit does.
         case deferred
         /// No widget of that kind is installed on the device.
