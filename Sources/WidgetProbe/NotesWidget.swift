@@ -30,6 +30,7 @@ struct NotesProvider: TimelineProvider {
         let note = Self.latestNote()
         switch note {
         case "never completes": return // a provider that hangs, for the device's deadline
+        case "blocks forever": while true { Thread.sleep(forTimeInterval: 1_000) } // past the host's own deadline
         case "hourly": // a timeline the system reloads an hour from now
             completion(Timeline(entries: [NoteEntry(date: now, note: note)], policy: .after(now.addingTimeInterval(3_600))))
         case "two entries": // shown now, then in ten minutes; reloaded after the last

@@ -34,6 +34,37 @@ struct WidgetSchedulingTests {
         }
     }
 
+    // The daemon ends with its device: a provider under way is killed, rather
+    // than left running (here it would block for ten minutes) beside a removed device.
+    @Test(.tags(.killed)) func removingTheDeviceEndsAProviderUnderWay() async throws {
+        let device = try SimulatedDevice()
+        let notes = try NotesWidgetDevice(device)
+        try device.setForegroundApp(notes.app)
+        device.widgetProviderTimeout = 600
+        try await notes.save("blocks forever", reload: true)
+        #expect(await waitUntil(seconds: 60) { !Self.providers(on: device).isEmpty })
+        let running = Self.providers(on: device)
+        device.remove()
+        #expect(await waitUntil(seconds: 20) { running.allSatisfy(Self.hasEnded) }, "provider \(running) outlived its device")
+    }
+
+    /// Live processes launched to reload a widget of `device` (found by their environment).
+    static func providers(on device: SimulatedDevice) -> [Int32] {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+        return pids.filter { pid in
+            guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            let variables = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return variables.contains("APP_GROUP_WIDGET_KIND=NotesWidget") && variables.contains("APP_GROUP_CONTAINERS_ROOT=\(device.root.path)")
+        }
+    }
+
+    /// True when `pid` is gone or a zombie.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state == "Z" || state == "X"
+    }
+
     @Test func anAfterPolicyRunsTheProviderAgainAtItsDate() async throws {
         try await SimulatedDevice.with { device in
             let notes = try NotesWidgetDevice(device)
