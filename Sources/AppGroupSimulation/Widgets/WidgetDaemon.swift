@@ -43,7 +43,7 @@ final class WidgetDaemon: @unchecked Sendable {
         var policiesHandled: [String: Date] = [:]
     }
 
-    /// A bound on any missed wake, and how often a device with nothing due looks again.
+    /// How long the thread sleeps when nothing is due before it looks again (every wait has a deadline).
     static let patience: TimeInterval = 30
 
     /// Starts the thread (once) for `device`, observing reload requests on its signal table.
