@@ -9,6 +9,10 @@ import ProbeSupport
 //
 //   post --root R --name N [--count C]           C posts of N on R's table
 //   observe --root R --name N [--seconds S]      "ready", then "delivered <i>" per call
+//   observe-many --root R --prefix P --count C [--seconds S]
+//                                                observes P.0 ... P.<C-1> and P.mark: "ready"; at
+//                                                each notice of P.mark "marked <g>"; once every name
+//                                                was heard after mark g, "heard all <g>" (the soak)
 //   wrapper --name N [--seconds S]               the Darwin wrapper in an app: "woke <name>"
 //   wrapper-post --name N                        the wrapper's post, from an extension
 //   capture-app --group G [--seconds S]          the capture store's app: "reloaded <n> <last>"
@@ -51,6 +55,33 @@ case "observe":
     say("ready")
     Thread.sleep(forTimeInterval: Double(option("seconds", "60")) ?? 60)
     observation.cancel()
+case "observe-many":
+    let table: SignalTable
+    do { table = try SignalTable.forDevice(root: ContainerRoot(path: option("root"))) } catch { fail("\(error)") }
+    let prefix = option("prefix"), count = intOption("count")
+    // Per name, the notices so far; at a mark, a copy to compare with.
+    let heard = Locked((counts: [Int](repeating: 0, count: count), atMark: [Int](repeating: 0, count: count), mark: 0, told: 0))
+    let observations = (0..<count).map { i in
+        table.observe("\(prefix).\(i)") {
+            let news = heard.withLock { state -> Int? in
+                state.counts[i] += 1
+                guard state.told < state.mark, zip(state.counts, state.atMark).allSatisfy({ $0 > $1 }) else { return nil }
+                state.told = state.mark
+                return state.mark
+            }
+            if let news { say("heard all \(news)") }
+        }
+    } + [table.observe("\(prefix).mark") {
+        let mark = heard.withLock { state -> Int in
+            state.mark += 1
+            state.atMark = state.counts
+            return state.mark
+        }
+        say("marked \(mark)")
+    }]
+    say("ready")
+    Thread.sleep(forTimeInterval: Double(option("seconds", "600")) ?? 600)
+    for observation in observations { observation.cancel() }
 case "wrapper":
     let observer = DarwinNotificationObserver()
     let name = option("name")

@@ -61,6 +61,9 @@ package struct WidgetStore: Sendable {
         package var entryDescriptions: [String]
         package var policy: String
         package var producedAt: Date
+        /// When the policy asks for the next timeline, on the device's clock
+        /// (`.atEnd`: the last entry's date; `.after(date)`: that date; nil for `.never`).
+        package var reloadDate: Date?
     }
 
     // MARK: Reading and writing
