@@ -15,6 +15,11 @@ final class ExploringScheduler: @unchecked Sendable {
     // @unchecked: the mutable state is touched under `state` only.
     static let quiet: TimeInterval = 0.03
     static let startup: TimeInterval = 5
+    /// After a signal's post is granted, how long no decision is made: the
+    /// observers it woke ask for their delivery's turn meanwhile, so that the
+    /// delivery and the poster's next step are both choices (not a race the
+    /// poster wins by being awake already).
+    static let afterPost: TimeInterval = 0.1
 
     struct Process {
         let ordinal: Int
@@ -37,6 +42,8 @@ final class ExploringScheduler: @unchecked Sendable {
         /// together is known before the first turn (the same seed, the same order).
         var launching = 0
         var lastLaunch = Date.distantPast
+        /// No decision before this (``afterPost``).
+        var settleUntil = Date.distantPast
     }
 
     let directory: URL
@@ -140,7 +147,7 @@ final class ExploringScheduler: @unchecked Sendable {
     private func decide() -> Int32? {
         state.withLock { state in
             let now = Date()
-            if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet { return nil }
+            if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet || now < state.settleUntil { return nil }
             var waiting: [(ordinal: Int, pid: Int32)] = []
             for (pid, process) in state.processes {
                 if process.waiting != nil { waiting.append((process.ordinal, pid)); continue }
@@ -159,6 +166,9 @@ final class ExploringScheduler: @unchecked Sendable {
             state.schedule.append("\(process.ordinal) \(process.name): \(step)")
             Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
                          [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
+            if process.waiting?.hasPrefix("signal post ") == true {
+                state.settleUntil = now.addingTimeInterval(Self.afterPost)
+            }
             process.waiting = nil
             process.granted = now
             state.processes[pid] = process
