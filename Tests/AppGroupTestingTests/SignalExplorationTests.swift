@@ -40,13 +40,13 @@ struct SignalExplorationTests {
         if read != "new" { throw StaleRead(read: read) }
     }
 
-    @Test("a post made before the save is found within 12 schedules for each of 5 seeds, and its seed replays the same schedule")
+    @Test("a post made before the save is found within 20 schedules for each of 5 seeds, and its seed replays the same schedule")
     func findsThePostBeforeTheSave() throws {
         var found: [Int] = []
         for seed in UInt64(1)...5 {
             do {
-                try SimulatedDevice.explore(schedules: 12, strategy: .random, seed: seed, name: "NoteSignal") { try Self.shareANote($0, postFirst: true) }
-                Issue.record("seed \(seed): 12 schedules passed the post made before the save")
+                try SimulatedDevice.explore(schedules: 20, strategy: .random, seed: seed, name: "NoteSignal") { try Self.shareANote($0, postFirst: true) }
+                Issue.record("seed \(seed): 20 schedules passed the post made before the save")
             } catch SimulationError.exploration(let failure) {
                 found.append(failure.index)
                 #expect(failure.failure.contains("read \"\""), "\(failure)")
