@@ -9,9 +9,10 @@ import ProbeSupport
 // extension saves it under a coordinated write and posts a Darwin notification;
 // the app, woken by it, reloads it under a coordinated read. `--post-first yes`
 // is the ordering bug (the notice goes out before the save, "so that the app
-// starts sooner"): the app may read the old note. The ordinary run rarely shows
-// it (the app's lock waits for the save that is already under way); an exploring
-// device finds it (ExplorationTests, the trace and exploration articles).
+// starts sooner"): the app may read the old note. An ordinary run shows it when
+// the app's read lock happens to come before the extension's write lock (about
+// half the runs here); an exploring device chooses that order on a schedule its
+// seed names (SignalExplorationTests, the trace and exploration articles).
 enum NoteCommands {
     static let didChange = "com.example.notes.didChange"
 
@@ -34,7 +35,7 @@ enum NoteCommands {
                                              nil, nil, true)
     }
 
-    /// `note-app --file F [--seconds S]`: reads F, prints "ready <note>", then on
+    /// `note-app --file F [--seconds S]`: reads F, prints "note <note>" and "ready", then on
     /// the first notice reads it again, prints "read <note>" and exits 0 half a
     /// second later (exit 3 when no notice came within S seconds).
     static func observe() -> Never {
@@ -47,7 +48,8 @@ enum NoteCommands {
         }
         CFNotificationCenterAddObserver(CFNotificationCenterGetDarwinNotifyCenter(), nil, callback, didChange as CFString, nil,
                                         .deliverImmediately)
-        say("ready \(initial)")
+        say("note \(initial)")
+        say("ready")
         let seconds = Double(option("seconds", "60")) ?? 60
         DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { say("no notice"); exit(3) }
         RunLoop.main.run(until: Date().addingTimeInterval(seconds + 1))

@@ -15,7 +15,7 @@ import ProbeSupport
 //   capture-extension --group G --text T         the capture store's extension: saves, posts, "saved"
 //   notify-app --name N [--seconds S]            notify_register_dispatch on the main queue: "token <t>"
 //   notify-post --name N                         notify_post: "status <s>"
-//   note-app --file F [--seconds S]              reads F, "ready <note>"; on a notice "read <note>", exit 0
+//   note-app --file F [--seconds S]              reads F, "note <note>", "ready"; on a notice "read <note>", exit 0
 //   note-extension --file F --text T --post-first yes|no
 //                                                saves T into F (coordinated) and posts, or posts first: "saved"
 // Darwin-center commands use the root in APP_GROUP_CONTAINERS_ROOT, as a launched target does.

@@ -75,10 +75,10 @@ struct DeviceTraceTests {
         let notes = try NotesExample()
         let device = try SimulatedDevice(name: "DeviceTraceSignal", trace: .whenKept)
         defer { device.remove() }
-        let container = try device.run(as: notes.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: Demo.group) }
+        let container = try notes.groupContainer(on: device)
         let note = container.appendingPathComponent("note.txt").path
         let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
-        try #require(app.waitForLine(timeout: 60) { $0.hasPrefix("ready") } != nil, "\(app.standardError)")
+        try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
         let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", "traced", "--post-first", "no"],
                                      as: notes.shareExtension)
         #expect(share.succeeded, "\(share.standardError)")
@@ -109,7 +109,7 @@ struct DeviceTraceTests {
         var settings = device.lifecycleSettings
         settings.listenerGrace = 2
         device.lifecycleSettings = settings
-        let group = try device.resolver(for: notes.app).requireContainerURL(forSecurityApplicationGroupIdentifier: NotesExample.groupIdentifier)
+        let group = try notes.groupContainer(on: device)
         let app = try device.launch(built: "LifecycleProbe", ["observe"], as: notes.app)
         try #require(app.waitForLine("ready", timeout: 60))
         try device.moveToBackground(app)
