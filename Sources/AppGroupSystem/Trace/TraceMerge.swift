@@ -35,18 +35,17 @@ package enum TraceMerge {
     /// after it: a post delivered to three observers gets three arrows, a suite
     /// version read by three processes one to each reader (the format draws one
     /// arrow per id, so each end after the first gets an id of its own and a copy
-    /// of the start). Later starts of an id (a coalesced post's earlier twins are
-    /// other ids) and ends before any start are dropped.
+    /// of the start). Later starts of an id, and ends before any start, are dropped.
     package static func merge(_ events: [[String: Any]]) -> Data {
         var starts: [String: (ts: Double, event: [String: Any])] = [:]
         for event in events where event["ph"] as? String == "s" {
             guard let id = key(event), let ts = event["ts"] as? Double else { continue }
             if ts < starts[id]?.ts ?? .infinity { starts[id] = (ts, event) }
         }
-        var endCount: [String: Int] = [:]
+        var ended = Set<String>()
         for event in events where event["ph"] as? String == "f" {
             guard let id = key(event), let ts = event["ts"] as? Double, let start = starts[id], ts >= start.ts else { continue }
-            endCount[id, default: 0] += 1
+            ended.insert(id)
         }
         var keptStart = Set<String>()
         var seenEnds: [String: Int] = [:]
@@ -54,7 +53,7 @@ package enum TraceMerge {
         for event in events {
             switch event["ph"] as? String {
             case "s":
-                guard let id = key(event), endCount[id] != nil, event["ts"] as? Double == starts[id]?.ts, keptStart.insert(id).inserted else { continue }
+                guard let id = key(event), ended.contains(id), event["ts"] as? Double == starts[id]?.ts, keptStart.insert(id).inserted else { continue }
             case "f":
                 guard let id = key(event), let ts = event["ts"] as? Double, let start = starts[id], ts >= start.ts else { continue }
                 let index = seenEnds[id, default: 0]
