@@ -31,7 +31,7 @@ struct SignalExplorationTests {
         if read != "new" { device.recordFailure("the app was told of the new note and read \"\(read)\"") }
     }
 
-    @Test("a post made before the save is found within 20 schedules for each of 5 seeds, and its seed replays the same schedule")
+    @Test("a post made before the save is found within 20 schedules for each of 5 seeds, and its seed and its schedule file replay the same steps")
     func findsThePostBeforeTheSave() throws {
         var found: [Int] = []
         for seed in UInt64(1)...5 {
@@ -54,8 +54,13 @@ struct SignalExplorationTests {
                         }
                     })
                     #expect(replayed.schedule == failure.schedule)
-                    if let file = failure.scheduleFile { try? FileManager.default.removeItem(at: file) }
-                    if let file = replayed.scheduleFile { try? FileManager.default.removeItem(at: file) }
+                    // And its schedule file: the same steps again (another order would be a ScheduleFileError).
+                    let file = try #require(failure.scheduleFile)
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    expectSimulationError(\.exploration) {
+                        try SimulatedDevice.explore(replaying: file, name: "NoteSignal") { try Self.shareANote($0, postFirst: true) }
+                    }
+                    if let other = replayed.scheduleFile, other != file { try? FileManager.default.removeItem(at: other) }
                 } else if let file = failure.scheduleFile {
                     try? FileManager.default.removeItem(at: file)
                 }
