@@ -19,6 +19,9 @@ import ProbeSupport
 //   capture-extension --group G --text T         the capture store's extension: saves, posts, "saved"
 //   notify-app --name N [--seconds S]            notify_register_dispatch on the main queue: "token <t>"
 //   notify-post --name N                         notify_post: "status <s>"
+//   note-app --file F [--seconds S]              reads F, "note <note>", "ready"; on a notice "read <note>", exit 0
+//   note-extension --file F --text T --post-first yes|no
+//                                                saves T into F (coordinated) and posts, or posts first: "saved"
 // Darwin-center commands use the root in APP_GROUP_CONTAINERS_ROOT, as a launched target does.
 
 #if canImport(Darwin)
@@ -108,6 +111,10 @@ case "notify-app":
     runMain(seconds: Double(option("seconds", "60")) ?? 60)
 case "notify-post":
     say("status \(notify_post(option("name")))")
+case "note-app":
+    NoteCommands.observe()
+case "note-extension":
+    NoteCommands.save()
 default:
     fail("unknown command \(arguments[1])")
 }

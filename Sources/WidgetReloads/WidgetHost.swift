@@ -27,6 +27,7 @@ public enum WidgetHost {
             exit(2)
         }
         let family = environment[familyKey].flatMap(Int.init).flatMap(WidgetFamily.init(rawValue:)) ?? .systemSmall
+        let span = Tracing.begin(.widgetTimeline)
         let produced = Produced()
         provider.getTimeline(in: TimelineProviderContext(family: family), completion: produced.set)
         guard let timeline = produced.wait(seconds: deadline) as? Timeline<Provider.Entry> else {
@@ -54,6 +55,7 @@ public enum WidgetHost {
             FileHandle.standardError.write(Data("WidgetHost: the timeline of \"\(kind)\" could not be recorded: \(error)\n".utf8))
             exit(1)
         }
+        span?.end(kind, [("family", "\(family)"), ("entries", "\(timeline.entries.count)"), ("policy", timeline.policy.description)])
         exit(0)
     }
 }

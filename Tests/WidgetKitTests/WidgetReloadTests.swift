@@ -69,6 +69,28 @@ struct WidgetReloadTests {
         }
     }
 
+    @Test func aReloadRequestAndTheProvidersRunAreInTheTrace() async throws {
+        let device = try SimulatedDevice(name: "WidgetTrace", trace: .whenKept)
+        defer { device.remove() }
+        let notes = try NotesWidgetDevice(device)
+        try device.setForegroundApp(notes.app)
+        try await notes.save("traced", reload: true)
+        #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
+        let url = try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json"))
+        #expect(TraceValidator.problems(inFile: url) == [])
+        let events = try TraceValidator.events(inFile: url)
+        var names: [Int: String] = [:]
+        for event in events where event["name"] as? String == "process_name" {
+            names[event["pid"] as? Int ?? 0] = (event["args"] as? [String: Any])?["name"] as? String
+        }
+        let request = try #require(events.first { $0["cat"] as? String == "widget.reload" })
+        let run = try #require(events.first { $0["cat"] as? String == "widget.timeline" })
+        #expect(names[request["pid"] as? Int ?? 0] == "Notes" && request["name"] as? String == "NotesWidget", "\(request)")
+        #expect(names[run["pid"] as? Int ?? 0] == "NotesWidget" && run["name"] as? String == "NotesWidget", "\(run)")
+        #expect((run["args"] as? [String: Any])?["entries"] as? String == "1")
+        #expect(try #require(request["ts"] as? Double) < (try #require(run["ts"] as? Double)))
+    }
+
     // On iOS a reload beyond the budget is not lost: WidgetKit runs it once the
     // budget allows, without the app asking again.
     @Test func reloadsBeyondTheDailyBudgetAreDeferredThenRunWhenTheBudgetAllows() async throws {
