@@ -34,12 +34,16 @@ enum SQLitePeer {
         let path = database.path
         try? FileManager.default.removeItem(atPath: path)
         for suffix in ["-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        try run.wait(spawn(python, ["create", path, synchronous, waiting.rawValue]))
         let drainer = try spawn(python, ["drain", path, synchronous, waiting.rawValue, String(total)])
+        var processes = [drainer]
+        // On any failure, no python is left waiting (a writer for its signal, the drainer for items).
+        defer { for process in processes where process.isRunning { process.terminate() } }
         guard run.readLine(drainer) == "ready" else { throw BenchmarkError.child("the SQLite drainer did not get ready") }
-        let children = try (0..<writers).map { k in
-            try spawn(python, ["enqueue", path, synchronous, waiting.rawValue, "ai.bench.app.share\(k)", String(total / writers + (k < total % writers ? 1 : 0))])
+        for k in 0..<writers {
+            processes.append(try spawn(python, ["enqueue", path, synchronous, waiting.rawValue, "ai.bench.app.share\(k)",
+                                                String(total / writers + (k < total % writers ? 1 : 0))]))
         }
+        let children = processes.dropFirst()
         for child in children where run.readLine(child) != "ready" { throw BenchmarkError.child("a SQLite writer did not get ready") }
         let start = now()
         for child in children { (child.standardInput as? Pipe)?.fileHandleForWriting.write(Data("go\n".utf8)) }
@@ -64,7 +68,8 @@ enum SQLitePeer {
         return process
     }
 
-    /// The peer: `create|enqueue|drain DATABASE SYNCHRONOUS lock|busy ...`. An item is the
+    /// The peer: `drain|enqueue DATABASE SYNCHRONOUS lock|busy ...` (the drainer
+    /// makes the table before it says `ready`). An item is the
     /// inbox's record, the same JSON with the same keys. The drainer polls every
     /// millisecond when the table is empty (SQLite tells no other process of a
     /// commit) and decodes each item, as the inbox's drain does.
@@ -98,12 +103,11 @@ def take(rows):
         db.execute("DELETE FROM inbox WHERE number <= ?", (rows[-1][0],))
     db.execute("COMMIT")
 
-if role == "create":
-    db.execute("CREATE TABLE IF NOT EXISTS inbox (number INTEGER PRIMARY KEY AUTOINCREMENT, item BLOB NOT NULL)")
-elif role == "enqueue":
+if role == "enqueue":
     sender, count = sys.argv[5], int(sys.argv[6])
     print("ready", flush=True)
-    sys.stdin.readline()
+    if not sys.stdin.readline():
+        sys.exit("enqueue: no start signal")
     for i in range(count):
         record = {"attachments": [], "date": time.time(), "kind": "public.url", "sender": sender,
                   "title": "Article number %d" % i, "url": "https://example.com/articles/%d" % i, "version": 1}
@@ -112,6 +116,7 @@ elif role == "enqueue":
         transaction(lambda: db.execute("INSERT INTO inbox (item) VALUES (?)", (data,)))
 elif role == "drain":
     expected = int(sys.argv[5])
+    db.execute("CREATE TABLE inbox (number INTEGER PRIMARY KEY AUTOINCREMENT, item BLOB NOT NULL)")
     print("ready", flush=True)
     drained, rows_checksum = 0, [0]
     deadline = time.monotonic() + 300
