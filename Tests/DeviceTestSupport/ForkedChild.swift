@@ -10,7 +10,8 @@ import Glibc
 /// a lock let go only by closing this process's descriptor stays held by the child.
 ///
 /// The child runs nothing but close(2), read(2) and _exit(2), all safe after a
-/// fork: it closes every descriptor but those kept, then waits for EOF on a pipe.
+/// fork: it closes every descriptor but those kept (the pipe's write end too, so
+/// it sees EOF), then waits for EOF on the pipe.
 package final class ForkedChild {
     package let pid: pid_t
     private var releaseEnd: Int32
@@ -21,27 +22,31 @@ package final class ForkedChild {
         let keep = try Self.descriptors { $0.hasPrefix(directory + "/") }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        // Allocated before the fork: the child must not allocate.
-        let kept = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(keep.count, 1))
-        _ = kept.initialize(from: keep)
-        defer { kept.deallocate() }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        // Which descriptors the child closes, worked out before the fork: after it
+        // the child must not allocate nor reach the runtime (another thread may
+        // have held one of its locks at the fork).
         let limit = Int32(min(sysconf(Int32(_SC_OPEN_MAX)), 65_536))
-        let (readEnd, writeEnd, count) = (ends[0], ends[1], keep.count)
+        let closing = UnsafeMutablePointer<Bool>.allocate(capacity: Int(limit))
+        defer { closing.deallocate() }
+        closing.initialize(repeating: true, count: Int(limit))
+        for fd in keep + [0, 1, 2, readEnd] where fd < limit { closing[Int(fd)] = false }
         let child = fork()
         if child == 0 {
             var fd: Int32 = 3
             while fd < limit {
-                if fd != readEnd && !kept.prefix(count).contains(fd) { close(fd) }
+                if closing[Int(fd)] { close(fd) }
                 fd += 1
             }
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) != 0 {}
             _exit(0)
         }
+        let forkError = errno
         close(readEnd)
         guard child > 0 else {
             close(writeEnd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            throw POSIXError(.init(rawValue: forkError) ?? .EIO)
         }
         pid = child
         releaseEnd = writeEnd
