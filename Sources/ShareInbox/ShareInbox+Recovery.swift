@@ -134,7 +134,7 @@ extension ShareInbox {
                 guard let status = try? FileOperations.status(path), now - status.modified >= age else { return false }
                 return (try? FileOperations.removeFile(path)) == true
             }
-            defer { file.close() }
+            defer { file.unlockAndClose() }
             // Held: its writer is alive. Taken: the writer died, or has not locked it
             // yet and will find it gone (it checks after locking), so it is removed
             // before the lock is let go.

@@ -1,4 +1,5 @@
 import AppGroupSystem
+import CAppGroupSys
 import Foundation
 
 // What a queue that publishes files into a directory needs (the share inbox): a
@@ -101,6 +102,16 @@ extension OpenFile {
             if code == .EAGAIN || code == .EACCES || code == .EWOULDBLOCK { return false }
             throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: path, errno: code)
         }
+    }
+
+    /// Lets go of the lock ``tryLockExclusively()`` took (nothing when none was
+    /// taken), then closes the descriptor. Closing alone does not let it go at
+    /// once: the lock belongs to the open file description, and a child forked
+    /// meanwhile by any thread of the process (a spawn, until its exec) holds a
+    /// copy of the descriptor, so the lock would stay until the child lets go.
+    package func unlockAndClose() {
+        _ = SystemCalls.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: path)
+        close()
     }
 
     /// How many names the file has now (0 once it was unlinked).

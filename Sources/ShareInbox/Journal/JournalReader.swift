@@ -126,7 +126,7 @@ final class JournalReader {
 
     deinit {
         for log in logs.values { log.file?.close(); log.cursorFile?.close() }
-        consumerLock.close()
+        consumerLock.unlockAndClose()
     }
 
     // MARK: Refresh
@@ -279,7 +279,7 @@ final class JournalReader {
     private func writerIsGone(_ name: String) -> Bool {
         do {
             guard let probe = try opening(name, { try journal.openExistingFile(name, writing: true) }) else { return true }
-            defer { probe.close() }
+            defer { probe.unlockAndClose() }
             return try probe.tryLockExclusively()
         } catch {
             return false
@@ -372,7 +372,7 @@ final class JournalReader {
         var removed: [String] = []
         for (name, log) in logs where !log.deferred && log.head == nil && log.cursor >= log.end {
             guard let probe = try? journal.openExistingFile(name, writing: true) else { continue }
-            defer { probe.close() }
+            defer { probe.unlockAndClose() }
             guard let identity = try? probe.currentIdentity(), identity.inode == log.inode, identity.device == log.device,
                   identity.size == log.cursor, (try? probe.tryLockExclusively()) == true else { continue }
             // Locked: its writer is gone (or has not locked it yet, and then finds it

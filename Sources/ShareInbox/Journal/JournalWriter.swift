@@ -7,8 +7,9 @@ import Foundation
 /// The log is created O_EXCL and exclusively locked (an OFD lock) by its writer
 /// for as long as the writer keeps it: a drain that can take that lock knows the
 /// writer is gone, so it may remove the log once delivered, or judge a record cut
-/// short at its end as damage rather than one still being written. Closing the
-/// descriptor (rotation, the instance's end, the process's death) lets the lock go.
+/// short at its end as damage rather than one still being written. Rotation and
+/// the instance's end unlock, then close (``OpenFile/unlockAndClose()`` says why);
+/// the process's death lets the lock go too.
 final class JournalWriter: Sendable {
     /// The open log and what is known of it.
     struct Log {
@@ -28,7 +29,7 @@ final class JournalWriter: Sendable {
 
     private let current = Locked<Log?>(nil)
 
-    deinit { current.withLock { $0?.file.close() } }
+    deinit { current.withLock { $0?.file.unlockAndClose() } }
 
     /// Runs `body` with this writer's log slot, under the writer's mutex: the
     /// enqueues of one instance append one at a time.
@@ -53,7 +54,7 @@ final class JournalWriter: Sendable {
                 Diagnostics.warn("share inbox \(inbox): the journal log \(open.file.path) was removed or renamed by another process; "
                                  + "this enqueue starts a new log. Do not move or delete files in Journal/ by hand")
             }
-            open.file.close()
+            open.file.unlockAndClose()
             log = nil
         }
         let journal: DirectoryHandle
@@ -104,11 +105,11 @@ final class JournalWriter: Sendable {
                     return Log(name: name, file: file, device: identity.device, inode: identity.inode, size: identity.size)
                 }
             } catch {
-                file.close()
+                file.unlockAndClose()
                 _ = try? journal.remove(name, durable: false)
                 throw error
             }
-            file.close()
+            file.unlockAndClose()
         }
     }
 

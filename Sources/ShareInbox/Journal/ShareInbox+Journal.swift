@@ -33,7 +33,7 @@ extension ShareInbox {
                 do {
                     try log.file.write(record)
                 } catch {
-                    log.file.close()
+                    log.file.unlockAndClose()
                     slot = nil
                     throw error
                 }
