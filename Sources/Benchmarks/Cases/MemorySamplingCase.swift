@@ -10,8 +10,19 @@ import Foundation
 /// targets at that interval.
 func memorySamplingCase(_ run: BenchmarkRun) throws -> CaseResult {
     var result = CaseResult(name: "11. memory watchdog: one footprint sample, and its share of a core")
-    let child = try Process.run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"])
-    defer { child.terminate() }
+    // Its own streams, not ours: a child left holding our standard output would keep
+    // whoever reads it (the smoke test) waiting for the end of the output.
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    child.arguments = ["60"]
+    child.standardInput = FileHandle.nullDevice
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = FileHandle.nullDevice
+    try child.run()
+    defer {
+        child.terminate()
+        child.waitUntilExit()
+    }
     let pid = child.processIdentifier
     var total = 0
     let sample = measure("footprint of one target (/proc/<pid>/status)", count: run.count(20_000), warmup: 100) {
