@@ -130,13 +130,15 @@ final class SuiteStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try refreshLocked(lookingUp: key)
-        guard var current = cache else { return nil }
-        if let problem = current.problem { throw problem }
-        if let values = current.values { return values[key] }
-        if let checked = current.checked {
+        // The cache is read in place, never copied: a copy retains and releases
+        // each of its parts (callgrind, issue 30).
+        guard cache != nil else { return nil }
+        if let problem = cache?.problem { throw problem }
+        if let values = cache?.values { return values[key] }
+        if let checked = cache?.checked {
             let exact = ExactKey(key)
-            if let known = current.readAlone.first(where: { $0.key == exact }) { return known.value }
-            if current.readAlone.count < Self.keysReadAlone {
+            if let known = cache?.readAlone.first(where: { $0.key == exact }) { return known.value }
+            if let count = cache?.readAlone.count, count < Self.keysReadAlone {
                 // Checked whole, so the value cannot meet damage; if it did, decode all.
                 do {
                     let value = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked)
@@ -146,9 +148,8 @@ final class SuiteStore: @unchecked Sendable {
             }
         }
         // One key more from the same file: decode it whole, once.
-        let values = current.decoded(path: path)
-        cache = current
-        if let problem = current.problem { throw problem }
+        let values = cache?.decoded(path: path) ?? PropertyListDictionary()
+        if let problem = cache?.problem { throw problem }
         return values[key]
     }
 
