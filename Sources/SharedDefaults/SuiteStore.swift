@@ -26,6 +26,8 @@ final class SuiteStore: @unchecked Sendable {
     /// The device root the file lies under (no symbolic link followed below it).
     let root: ContainerRoot
     let coordinator: FileCoordinator
+    /// `path` is absolute and standard, found once (see `AtomicFile.isStandardPath`).
+    private let pathIsStandard: Bool
     let durable: Bool
     let format: PropertyListSerialization.PropertyListFormat
 
@@ -99,6 +101,7 @@ final class SuiteStore: @unchecked Sendable {
         self.fileURL = fileURL
         self.root = root
         self.path = fileURL.path
+        pathIsStandard = AtomicFile.isStandardPath(path)
         self.coordinator = coordinator
         self.durable = durable
         self.format = format
@@ -158,7 +161,8 @@ final class SuiteStore: @unchecked Sendable {
     /// file). Called with `lock` held.
     private func refreshLocked(lookingUp key: String? = nil) throws {
         let identity = try currentIdentity()
-        if let cache, cache.identity == identity { return }
+        // Compared in place: `if let cache` copied the whole cache at every read.
+        if cache != nil, cache?.identity == identity { return }
         let span = Tracing.begin(.suiteRead)
         let fresh = try load(lookingUp: key)
         span?.end(path, [("key", key ?? "(all)"), ("version", Self.traceVersion(fresh.identity))],
@@ -199,12 +203,12 @@ final class SuiteStore: @unchecked Sendable {
     private func load(lookingUp key: String? = nil) throws -> Cache {
         let read: (data: Data, pin: AtomicFile.Pin)?
         do {
-            read = try AtomicFile.readPinned(atPath: path, below: root)
+            read = try AtomicFile.readPinned(atPath: path, below: root, standard: pathIsStandard)
         } catch {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
         guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
-        if read.data.starts(with: Self.binaryMagic) {
+        if BinaryPropertyListReader.isBinary(read.data) {
             // Binary: checked whole now (a damaged file is found here, as a full
             // decode would find it), values decoded when first needed.
             do {
@@ -249,8 +253,6 @@ final class SuiteStore: @unchecked Sendable {
     private static func notADictionary(_ root: PropertyListTree) -> String {
         "its root is a \(root.kind), not a dictionary"
     }
-
-    private static let binaryMagic: [UInt8] = Array("bplist".utf8)
 
     /// ``parseExact(_:)`` in canonical Swift values (of keys equal as Swift strings,
     /// the first in file order).
