@@ -105,7 +105,7 @@ extension BinaryPropertyListReader {
         @inline(__always)
         func need(_ at: Int, _ size: Int, _ object: Int) throws(PropertyListError) {
             guard at >= 8, size >= 0, at <= table, size <= table - at else {
-                throw Problem.pastEnd(object, at: at, size: size, table: table)
+                throw Problem.pastEnd(object, at: at, size: size, table: table).error()
             }
         }
 
@@ -116,7 +116,7 @@ extension BinaryPropertyListReader {
             let at = table &+ object &* offsetSize
             let value = unsigned(at: at, size: offsetSize)
             guard value >= 8, value < UInt64(table) else {
-                throw Problem.offset(object, value, table: table)
+                throw Problem.offset(object, value, table: table).error()
             }
             return Int(value)
         }
@@ -125,7 +125,7 @@ extension BinaryPropertyListReader {
         func reference(at: Int, in object: Int) throws(PropertyListError) -> Int {
             let value = unsigned(at: at, size: refSize)
             guard value < UInt64(objectCount) else {
-                throw Problem.reference(from: object, to: value, objects: objectCount)
+                throw Problem.reference(from: object, to: value, objects: objectCount).error()
             }
             return Int(value)
         }
@@ -148,13 +148,13 @@ extension BinaryPropertyListReader {
             try need(at + 1, 1, object)
             let intMarker = bytes[at + 1]
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-                throw Problem.length(object, at: at)
+                throw Problem.length(object, at: at).error()
             }
             let size = 1 << Int(intMarker & 0x0F)
             try need(at + 2, size, object)
             let value = unsigned(at: at + 2, size: size)
             guard value <= UInt64(table) else {
-                throw Problem.tooMany(object, value)
+                throw Problem.tooMany(object, value).error()
             }
             return (Int(value), at + 2 + size)
         }
@@ -163,7 +163,7 @@ extension BinaryPropertyListReader {
         mutating func count(_ object: Int) throws(PropertyListError) {
             seen += 1
             if seen > budget {
-                throw Problem.overBudget(fileSize: bytes.count, budget: budget)
+                throw Problem.overBudget(fileSize: bytes.count, budget: budget).error()
             }
         }
 
@@ -182,26 +182,26 @@ extension BinaryPropertyListReader {
             switch marker >> 4 {
             case 0x0:
                 guard marker == 0x08 || marker == 0x09 else {
-                    throw Problem.null(object, marker)
+                    throw Problem.null(object, marker).error()
                 }
                 return Checked(marker: marker, content: at + 1, count: 0)
             case 0x1:
-                guard low <= 4 else { throw Problem.unknownMarker(object, marker) }
+                guard low <= 4 else { throw Problem.unknownMarker(object, marker).error() }
                 let size = 1 << low
                 try need(at + 1, size, object)
                 if size == 16 {
                     let high = unsigned(at: at + 1, size: 8), low64 = unsigned(at: at + 9, size: 8)
                     guard high == 0 || (high == UInt64.max && low64 >= 1 << 63) else {
-                        throw Problem.wideInteger(object)
+                        throw Problem.wideInteger(object).error()
                     }
                 }
                 return Checked(marker: marker, content: at + 1, count: size)
             case 0x2:
-                guard low == 2 || low == 3 else { throw Problem.unknownMarker(object, marker) }
+                guard low == 2 || low == 3 else { throw Problem.unknownMarker(object, marker).error() }
                 try need(at + 1, 1 << low, object)
                 return Checked(marker: marker, content: at + 1, count: 1 << low)
             case 0x3:
-                guard marker == 0x33 else { throw Problem.unknownMarker(object, marker) }
+                guard marker == 0x33 else { throw Problem.unknownMarker(object, marker).error() }
                 try need(at + 1, 8, object)
                 return Checked(marker: marker, content: at + 1, count: 8)
             case 0x4:
@@ -212,13 +212,13 @@ extension BinaryPropertyListReader {
                 let (n, content) = try length(at: at, marker: marker, object: object)
                 try need(content, n, object)
                 guard Self.isASCII(bytes, content, n) else {
-                    throw Problem.nonASCII(object)
+                    throw Problem.nonASCII(object).error()
                 }
                 return Checked(marker: marker, content: content, count: n)
             case 0x6:
                 let (n, content) = try length(at: at, marker: marker, object: object)
                 try need(content, 0, object)
-                guard n <= (table - content) / 2 else { throw Problem.tooMany(object, UInt64(n)) }
+                guard n <= (table - content) / 2 else { throw Problem.tooMany(object, UInt64(n)).error() }
                 try need(content, n * 2, object)
                 try forEachScalar(at: content, units: n, object: object) { _ in }
                 return Checked(marker: marker, content: content, count: n)
@@ -227,18 +227,18 @@ extension BinaryPropertyListReader {
                     try need(at + 1, low + 1, object)
                     return Checked(marker: marker, content: at + 1, count: low + 1)
                 }
-                throw Problem.uid(object)
+                throw Problem.uid(object).error()
             case 0xA, 0xD:
                 let (n, content) = try length(at: at, marker: marker, object: object)
                 let slots = marker >> 4 == 0xD ? 2 : 1
                 try need(content, 0, object)
-                guard n <= (table - content) / (refSize * slots) else { throw Problem.tooMany(object, UInt64(n)) }
+                guard n <= (table - content) / (refSize * slots) else { throw Problem.tooMany(object, UInt64(n)).error() }
                 try need(content, n * refSize * slots, object)
                 return Checked(marker: marker, content: content, count: n)
             case 0xC:
-                throw Problem.set(object)
+                throw Problem.set(object).error()
             default:
-                throw Problem.unknownMarker(object, marker)
+                throw Problem.unknownMarker(object, marker).error()
             }
         }
 
@@ -248,7 +248,7 @@ extension BinaryPropertyListReader {
         @inline(__always)
         func open(_ object: Int, depth: Int) throws(PropertyListError) {
             if depth >= PropertyListLimits.maximumDepth {
-                throw Problem.tooDeep(object)
+                throw Problem.tooDeep(object).error()
             }
             onPath[object] = true
         }
@@ -257,7 +257,7 @@ extension BinaryPropertyListReader {
         @inline(__always)
         func refuseCycle(_ child: Int, in object: Int) throws(PropertyListError) {
             if onPath[child] {
-                throw Problem.cycle(child, through: object)
+                throw Problem.cycle(child, through: object).error()
             }
         }
 
@@ -266,7 +266,7 @@ extension BinaryPropertyListReader {
         mutating func key(_ object: Int, in dictionary: Int) throws(PropertyListError) -> Checked {
             let checked = try inspect(object)
             guard checked.isString else {
-                throw Problem.keyNotString(object, in: dictionary)
+                throw Problem.keyNotString(object, in: dictionary).error()
             }
             return checked
         }
@@ -309,7 +309,7 @@ extension BinaryPropertyListReader {
                     }
                 }
                 guard let scalar = Unicode.Scalar(unit) else {
-                    throw Problem.unpairedSurrogate(unit, object)
+                    throw Problem.unpairedSurrogate(unit, object).error()
                 }
                 body(scalar)
             }
@@ -354,7 +354,7 @@ extension BinaryPropertyListReader {
             guard marker >> 4 == 0xD else { return nil }
             let (n, refs) = try length(at: at, marker: marker, object: top)
             try need(refs, 0, top)
-            guard n <= (table - refs) / (refSize * 2) else { throw Problem.tooMany(top, UInt64(n)) }
+            guard n <= (table - refs) / (refSize * 2) else { throw Problem.tooMany(top, UInt64(n)).error() }
             try need(refs, n * refSize * 2, top)
             var found: Int?
             for i in 0..<n {
@@ -372,7 +372,7 @@ extension BinaryPropertyListReader {
             let (n, content) = try length(at: at, marker: marker, object: object)
             try need(content, 0, object)
             let width = marker >> 4 == 0x5 ? 1 : 2
-            guard n <= (table - content) / width else { throw Problem.tooMany(object, UInt64(n)) }
+            guard n <= (table - content) / width else { throw Problem.tooMany(object, UInt64(n)).error() }
             try need(content, n * width, object)
             return Checked(marker: marker, content: content, count: n)
         }
