@@ -41,7 +41,10 @@ extension BinaryPropertyListReader.Parser {
             if frame.isDictionary {
                 let string = try self.key(try reference(at: frame.refs &+ i &* refSize, in: frame.object), in: frame.object)
                 child = try reference(at: frame.refs &+ (frame.count &+ i) &* refSize, in: frame.object)
-                if outer.isEmpty, let key, matches(string, key) { found = child }
+                // A key of another length is no match (ASCII: the same count of bytes;
+                // UTF-16: no more units than the key has bytes): no call for most keys.
+                if outer.isEmpty, let key, string.marker >> 4 == 0x5 ? string.count == key.count : string.count <= key.count,
+                   matches(string, key) { found = child }
             } else {
                 child = try reference(at: frame.refs &+ i &* refSize, in: frame.object)
             }
