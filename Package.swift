@@ -121,7 +121,7 @@ let package = Package(
         // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
         // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
         // build settings and the kernel-enforced sandbox.
-        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "LifecycleProbe", "AppGroupProbe", "ShareExtensionProbe",
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "LifecycleProbe", "AppGroupProbe", "ShareExtensionProbe", "SignalProbe",
                                                                  "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
         // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
         .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",

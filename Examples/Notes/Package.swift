@@ -41,12 +41,11 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `import Security` and `import LocalAuthentication` are Apple's frameworks on Apple's
+// `import Security`, `LocalAuthentication` and `WidgetKit` are Apple's frameworks on Apple's
 // platforms and the package's modules on Linux, whose manifest declares these products
-// on Linux only: ask for them under the same condition.
+// on Linux only: ask for them under the same condition (WidgetReloads: the widget's host).
 #if os(Linux)
-package.targets.first { $0.name == "NotesShared" }?.dependencies += [
-    .product(name: "Security", package: "AppGroupContainer"),
-    .product(name: "LocalAuthentication", package: "AppGroupContainer"),
-]
+package.targets.first { $0.name == "NotesShared" }?.dependencies += ["Security", "LocalAuthentication", "WidgetKit", "WidgetReloads"].map {
+    Target.Dependency.product(name: $0, package: "AppGroupContainer")
+}
 #endif

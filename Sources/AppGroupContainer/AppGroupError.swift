@@ -38,6 +38,11 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     case notDurable(path: String, operation: String, errno: Errno)
     /// A coordinated access waited longer than its timeout for another holder.
     case coordinationTimedOut(path: String, lockFile: String, seconds: Double)
+    /// A presenter of `path` (or of a directory above it) in another process of
+    /// the device did not answer `message` (`savePresentedItemChanges`,
+    /// `relinquishPresentedItem(toWriter:)`...) within `seconds`: `presenter` names
+    /// its process (pid, name, target) and the URL it presents.
+    case presenterDidNotAnswer(path: String, message: String, presenter: String, seconds: Double)
     /// A thread already holding a read lock on an item asked to write it.
     case nestedCoordinationUpgrade(path: String)
     /// The lock file of the previous locking protocol (version 1, package 0.1.x)
@@ -93,6 +98,10 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
             }
             return "timed out after \(seconds) s waiting to coordinate access to \(path): another thread or process holds \(lockFile). "
                 + "Find the holder with `fuser \(lockFile)` or raise the timeout."
+        case let .presenterDidNotAnswer(path, message, presenter, seconds):
+            return "timed out after \(seconds) s waiting for a file presenter to answer \(message) before coordinating access to \(Self.quote(path)): "
+                + "\(presenter) never called its completion handler. Make the presenter call it on every path (with an error to refuse), "
+                + "or raise the timeout (environment variable \(PresenterTimeout.variable), in seconds)."
         case let .nestedCoordinationUpgrade(path):
             return "this thread holds a read coordination on \(path) and asked to write it: that would wait for itself forever. "
                 + "Coordinate for writing from the start (or use the read-and-write form)."

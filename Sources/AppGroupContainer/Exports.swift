@@ -10,8 +10,10 @@
 @_exported import struct AppGroupSystem.Errno
 @_exported import class AppGroupSystem.Locked
 // And, package-wide only (their declarations are `package`, so no user sees them),
-// the trace recorder, for the stores' one-call traced sites (Tracing.swift).
+// the trace recorder, for the stores' one-call traced sites (Tracing.swift), and the
+// exploring scheduler's step, for the stores' coordinated steps (Exploration.swift).
 @_exported import enum AppGroupSystem.Tracing
+@_exported import enum AppGroupSystem.Exploration
 @_exported import struct AppGroupSystem.TraceEvent
 @_exported import enum AppGroupSystem.TraceJSON
 @_exported import enum AppGroupSystem.TraceMerge

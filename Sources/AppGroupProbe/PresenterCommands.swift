@@ -1,0 +1,86 @@
+import AppGroupContainer
+import Foundation
+import ProbeSupport
+
+/// `ns-present`: a file presenter in this process, written as iOS code writes one,
+/// that another process's coordinated accesses ask first (listed at the top of
+/// main.swift).
+enum PresenterCommands {
+    /// `ns-present --item PATH [--unsaved TEXT] [--silent yes]`: registers a
+    /// presenter of PATH that prints each message it gets as a line. With
+    /// `--unsaved`, its save writes TEXT into PATH with a coordinated write of its
+    /// own (the document case; it must not deadlock with the access that asked).
+    /// With `--silent yes` it never calls a completion handler. Prints "ready",
+    /// then runs until killed.
+    static func present() -> Never {
+        let presenter = PrintingPresenter(item: URL(fileURLWithPath: option("item")), unsaved: optionalOption("unsaved"),
+                                          silent: optionalOption("silent") == "yes")
+        NSFileCoordinator.addFilePresenter(presenter)
+        say("ready")
+        while true { sleep(60) }
+    }
+}
+
+/// Prints every message on stdout, on its own queue, as it gets it.
+private final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
+    let presentedItemURL: URL?
+    let presentedItemOperationQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+    private let lock = NSLock()
+    private var unsaved: String? // guarded by lock: saved once
+    private let silent: Bool
+
+    init(item: URL, unsaved: String?, silent: Bool) {
+        presentedItemURL = item
+        self.unsaved = unsaved
+        self.silent = silent
+    }
+
+    func savePresentedItemChanges(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        say("save")
+        if silent { return }
+        let text = lock.withLock { () -> String? in
+            defer { unsaved = nil }
+            return unsaved
+        }
+        guard let text, let url = presentedItemURL else {
+            completionHandler(nil)
+            return
+        }
+        var error: NSError?
+        NSFileCoordinator(filePresenter: self).coordinate(writingItemAt: url, options: [], error: &error) { url in
+            do { try Data(text.utf8).write(to: url) } catch { say("save failed: \(error)") }
+        }
+        say(error == nil ? "saved" : "save coordination failed: \(error!)")
+        completionHandler(error)
+    }
+
+    func relinquishPresentedItem(toWriter writer: @escaping @Sendable ((@Sendable () -> Void)?) -> Void) {
+        say("relinquishToWriter")
+        if silent { return }
+        writer { say("reacquire") }
+    }
+
+    func relinquishPresentedItem(toReader reader: @escaping @Sendable ((@Sendable () -> Void)?) -> Void) {
+        say("relinquishToReader")
+        if silent { return }
+        reader { say("reacquireAfterRead") }
+    }
+
+    func accommodatePresentedItemDeletion(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        say("accommodateDeletion")
+        if silent { return }
+        completionHandler(nil)
+    }
+
+    func accommodatePresentedSubitemDeletion(at url: URL, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        say("accommodateSubitemDeletion " + url.lastPathComponent)
+        if silent { return }
+        completionHandler(nil)
+    }
+
+    func presentedItemDidChange() { say("didChange") }
+}

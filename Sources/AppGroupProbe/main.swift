@@ -42,6 +42,11 @@ import Foundation
 //                                         halves: prints "half" between them (and waits for
 //                                         FILE when given), then "written" after the release
 //   ns-move --from A --to B               coordinated move reported with item(at:didMoveTo:)
+//   ns-present --item F [--unsaved T] [--silent yes]
+//                                         register a presenter of F that prints each message
+//                                         ("save", "relinquishToWriter", "reacquire"...); its
+//                                         save writes T with a coordinated write of its own;
+//                                         silent: it never answers. Prints "ready", runs until killed
 //   seed-save --text T / seed-load        the App Groups guide's clipping.json lines, with
 //                                         NSFileCoordinator (SeedClipping.swift); identity and
 //                                         root from the environment; seed-load prints
@@ -281,6 +286,7 @@ do {
         }
     case "ns-write": try NSFileCoordinatorCommands.write()
     case "ns-move": try NSFileCoordinatorCommands.move()
+    case "ns-present": PresenterCommands.present()
     case "seed-save": try NSFileCoordinatorCommands.seedSave()
     case "seed-load": try NSFileCoordinatorCommands.seedLoad()
     case "count-up": CounterCommands.countUp()

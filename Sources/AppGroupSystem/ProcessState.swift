@@ -30,6 +30,18 @@ package enum ProcessState: Equatable, Sendable {
         }
     }
 
+    /// When process `pid` started, in clock ticks after boot (`/proc/<pid>/stat`
+    /// field 22); nil when it cannot be read. With the pid it names one process
+    /// for its whole life: a reused pid comes with a later start.
+    package static func startTime(of pid: pid_t) -> UInt64? {
+        guard let data = try? SandboxSystemCalls.readRegularFile("/proc/\(pid)/stat", limit: 4096),
+              let text = String(data: data, encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // Fields after the command name start at field 3 (the state): field 22 is the 20th.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
     /// Whether process `pid` is stopped (suspended) now.
     package static func isStopped(_ pid: pid_t) -> Bool { of(pid) == .stopped }
 }

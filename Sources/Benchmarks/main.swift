@@ -46,6 +46,7 @@ func runChild(_ options: Options) throws {
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case "noop": break // the target of case 9
     case "signal-echo": try signalEchoChild(options)
+    case "presenter": try presenterChild(options)
     case "fast-paths": try fastPathsChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }

@@ -19,6 +19,9 @@ import ShareInbox
 //   defaults-storm --suite S --count N [--pause-us U]   saves "k<i>" = i, prints "ack <i>" after
 //                                 each returned, pauses U microseconds between saves
 //   inbox-storm --group G --count N [--pause-us U]      enqueues items titled "t<i>", prints "ack <i>"
+//   present --file F              registers an NSFilePresenter of F that prints "relinquish" and
+//                                 "reacquire" as a writer in another process asks it, then sleeps
+//   save --file F                 a coordinated write of "saved" into F; prints "written"
 //   allocate --megabytes M        touches M MB of anonymous memory (1 MB per 10 ms), prints "allocated", sleeps
 // Every command first prints "ready" once its observers are in place.
 
@@ -63,6 +66,21 @@ do {
             sleepForever()
         }
         fail("coordination failed: \(String(describing: error))")
+
+    case "present":
+        let presenter = PrintingPresenter(URL(fileURLWithPath: option("file")))
+        NSFileCoordinator.addFilePresenter(presenter)
+        say("ready")
+        sleepForever()
+
+    case "save":
+        say("ready")
+        var error: NSError?
+        NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: URL(fileURLWithPath: option("file")), options: [], error: &error) { url in
+            try? Data("saved".utf8).write(to: url)
+        }
+        if let error { fail("coordination failed: \(error)") }
+        say("written")
 
     case "defaults-idle":
         let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
@@ -147,4 +165,17 @@ do {
     }
 } catch {
     fail("\(error)")
+}
+
+/// A presenter of the `present` command: prints the requests of writers elsewhere.
+final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
+    let presentedItemURL: URL?
+    let presentedItemOperationQueue = OperationQueue()
+
+    init(_ url: URL) { presentedItemURL = url }
+
+    func relinquishPresentedItem(toWriter writer: @escaping @Sendable ((@Sendable () -> Void)?) -> Void) {
+        say("relinquish")
+        writer { say("reacquire") }
+    }
 }

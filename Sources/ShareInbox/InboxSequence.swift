@@ -84,6 +84,8 @@ extension ShareInbox {
                 // The number first: once the item is visible, nothing may hand it out again.
                 try storeSequence(next, in: sequence, sync: durable && !trusted)
                 do {
+                    // The item becomes visible to drains here: a coordinated step of an exploring device.
+                    Exploration.step("inbox publish", directory.path)
                     try place(next)
                     return next
                 } catch {

@@ -26,9 +26,33 @@ struct NotesProvider: TimelineProvider {
     }
 
     func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<NoteEntry>) -> Void) {
-        let entry = NoteEntry(date: Date(), note: Self.latestNote())
-        if entry.note == "never completes" { return } // a provider that hangs, for the host's deadline
-        completion(Timeline(entries: [entry], policy: .never))
+        let now = Date()
+        let note = Self.latestNote()
+        switch note {
+        case "never completes": return // a provider that hangs, for the device's deadline
+        case "blocks forever": while true { Thread.sleep(forTimeInterval: 1_000) } // past the host's own deadline
+        case "hourly": // a timeline the system reloads an hour from now
+            completion(Timeline(entries: [NoteEntry(date: now, note: note)], policy: .after(now.addingTimeInterval(3_600))))
+        case "two entries": // shown now, then in ten minutes; reloaded after the last
+            completion(Timeline(entries: [NoteEntry(date: now, note: note), NoteEntry(date: now.addingTimeInterval(600), note: note + " later")],
+                                policy: .atEnd))
+        default:
+            if note.hasPrefix("burst") { Self.provideAlone() }
+            completion(Timeline(entries: [NoteEntry(date: now, note: note)], policy: .never))
+        }
+    }
+
+    /// Holds a marker in the group for a moment: a second provider of this kind
+    /// running at the same time finds it and fails (the device must run one at a time).
+    static func provideAlone() {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else { return }
+        let marker = container.appendingPathComponent("provider-running")
+        do { try Data().write(to: marker, options: .withoutOverwriting) } catch {
+            FileHandle.standardError.write(Data("another provider of \(kind) is running\n".utf8))
+            exit(3)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        try? FileManager.default.removeItem(at: marker)
     }
 
     static func latestNote() -> String {

@@ -27,6 +27,7 @@ public enum WidgetHost {
             exit(2)
         }
         let family = environment[familyKey].flatMap(Int.init).flatMap(WidgetFamily.init(rawValue:)) ?? .systemSmall
+        let span = Tracing.begin(.widgetTimeline)
         let produced = Produced()
         provider.getTimeline(in: TimelineProviderContext(family: family), completion: produced.set)
         guard let timeline = produced.wait(seconds: deadline) as? Timeline<Provider.Entry> else {
@@ -35,15 +36,26 @@ public enum WidgetHost {
         }
         let store = WidgetStore.current()
         do throws(WidgetStoreError) {
+            // The provider's dates are on this process's clock; the device's clock is
+            // ahead by the offset the test advanced it by, so "in an hour" here is an
+            // hour from the device's now.
+            let offset = try store.readState().clockOffset
+            let reloadDate: Date? = switch timeline.policy.kind {
+            case .atEnd: timeline.entries.map(\.date).max()
+            case .after(let date): date
+            case .never: nil
+            }
             try store.writeTimeline(.init(kind: kind, family: family,
-                                          entryDates: timeline.entries.map(\.date),
+                                          entryDates: timeline.entries.map { $0.date.addingTimeInterval(offset) },
                                           entryDescriptions: timeline.entries.map { String(describing: $0) },
                                           policy: timeline.policy.description,
-                                          producedAt: try store.now()))
+                                          producedAt: Date().addingTimeInterval(offset),
+                                          reloadDate: reloadDate?.addingTimeInterval(offset)))
         } catch {
             FileHandle.standardError.write(Data("WidgetHost: the timeline of \"\(kind)\" could not be recorded: \(error)\n".utf8))
             exit(1)
         }
+        span?.end(kind, [("family", "\(family)"), ("entries", "\(timeline.entries.count)"), ("policy", timeline.policy.description)])
         exit(0)
     }
 }

@@ -61,6 +61,9 @@ package struct WidgetStore: Sendable {
         package var entryDescriptions: [String]
         package var policy: String
         package var producedAt: Date
+        /// When the policy asks for the next timeline, on the device's clock
+        /// (`.atEnd`: the last entry's date; `.after(date)`: that date; nil for `.never`).
+        package var reloadDate: Date?
     }
 
     // MARK: Reading and writing
@@ -83,6 +86,8 @@ package struct WidgetStore: Sendable {
 
     /// Records a request under a name no other process uses, then posts the signal.
     package func record(_ request: Request) throws(WidgetStoreError) {
+        let span = Tracing.begin(.widgetReload)
+        defer { span?.end(request.kind ?? "all kinds", [("records", directory.path), ("requester", request.requester)]) }
         let nanos = UInt64(max(0, Date().timeIntervalSince1970) * 1_000_000_000)
         let name = String(format: "%020llu-%d-%d.json", nanos, getpid(), Self.counter.next())
         try write(request, to: url("requests/" + name))

@@ -11,6 +11,8 @@ public enum WidgetStoreError: Error, CustomStringConvertible, Sendable {
     case invalidKind(String, problem: String)
     /// A widget's process did not produce a timeline.
     case widgetFailed(kind: String, problem: String)
+    /// The device did not finish handling the reloads asked so far within `seconds`.
+    case waitTimedOut(seconds: TimeInterval, pending: Int)
 
     public var description: String {
         switch self {
@@ -18,6 +20,9 @@ public enum WidgetStoreError: Error, CustomStringConvertible, Sendable {
         case let .malformed(path, problem): "WidgetKit record \(path): \(problem)"
         case let .invalidKind(kind, problem): "widget kind \(AppGroupError.quote(kind)): \(problem); use the kind string your widget declares"
         case let .widgetFailed(kind, problem): "widget \(AppGroupError.quote(kind)) produced no timeline: \(problem)"
+        case let .waitTimedOut(seconds, pending):
+            "the device did not finish its widget reloads within \(Int(seconds)) s (\(pending) requests still pending); "
+                + "a provider may hang: lower the device's widgetProviderTimeout or wait longer"
         }
     }
 }

@@ -66,7 +66,13 @@ extension MultiProcess {
                 #expect(permissions(tree.path) == 0o700)
                 let files = Self.every(tree)
                 #expect(files.contains(try FileCoordinator.lockFileURL(for: queue.appendingPathComponent("1.json")).lastPathComponent))
-                #expect(files.allSatisfy { permissions(tree.appendingPathComponent($0).path) == 0o600 })
+                // (Directories too, 0700: the presenters' registries and inboxes, Signals/README.md.)
+                #expect(files.allSatisfy { name in
+                    var isDirectory: ObjCBool = false
+                    let path = tree.appendingPathComponent(name).path
+                    _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                    return permissions(path) == (isDirectory.boolValue ? 0o700 : 0o600)
+                }, "\(files.map { ($0, String(permissions(tree.appendingPathComponent($0).path) ?? 0, radix: 8)) })")
             }
         }
 

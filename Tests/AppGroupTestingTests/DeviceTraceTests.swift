@@ -56,6 +56,96 @@ struct DeviceTraceTests {
         #expect(kinds.isSuperset(of: ["lock.held", "lock.wait", "coordination.write", "process"]), "\(kinds)")
     }
 
+    /// The X events of category `category` on the process named `name`.
+    static func slices(_ events: [[String: Any]], _ category: String, ofProcessNamed name: String) -> [[String: Any]] {
+        Self.events(events, ofProcessNamed: name).filter { $0["ph"] as? String == "X" && $0["cat"] as? String == category }
+    }
+
+    /// The arrow that starts at `from` and ends at `to` (the flow events bound to them), if any.
+    static func arrow(_ events: [[String: Any]], from: [String: Any], to: [String: Any]) -> Bool {
+        func bound(_ phase: String, _ slice: [String: Any]) -> Set<String> {
+            Set(events.filter { $0["ph"] as? String == phase && $0["pid"] as? Int == slice["pid"] as? Int
+                && $0["tid"] as? Int == slice["tid"] as? Int && $0["ts"] as? Double == slice["ts"] as? Double }.map { "\($0["id"] ?? "")" })
+        }
+        return !bound("s", from).isDisjoint(with: bound("f", to))
+    }
+
+    @Test("a Darwin notification's story: the extension saves and posts, the app's observer runs, an arrow joins the two tracks")
+    func aDarwinNotificationsStory() throws {
+        let notes = try NotesExample()
+        let device = try SimulatedDevice(name: "DeviceTraceSignal", trace: .whenKept)
+        defer { device.remove() }
+        let container = try notes.groupContainer(on: device)
+        let note = container.appendingPathComponent("note.txt").path
+        let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
+        try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
+        let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", "traced", "--post-first", "no"],
+                                     as: notes.shareExtension)
+        #expect(share.succeeded, "\(share.standardError)")
+        let end = app.wait(timeout: 60)
+        #expect(end.succeeded && end.outputLines.contains("read traced"), "\(end.outputLines) \(end.standardError)")
+
+        let url = try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json"))
+        #expect(TraceValidator.problems(inFile: url) == [])
+        let events = try TraceValidator.events(inFile: url)
+        let post = try #require(Self.slices(events, "signal.post", ofProcessNamed: notes.shareExtension.name)
+            .first { $0["name"] as? String == "com.example.notes.didChange" })
+        let delivery = try #require(Self.slices(events, "signal.delivery", ofProcessNamed: notes.app.name)
+            .first { $0["name"] as? String == "com.example.notes.didChange" })
+        #expect(post["pid"] as? Int != delivery["pid"] as? Int)
+        #expect(Self.arrow(events, from: post, to: delivery), "no arrow from the post to the delivery")
+        // The delivery saw the count the post made.
+        #expect((post["args"] as? [String: Any])?["count"] as? String == (delivery["args"] as? [String: Any])?["count"] as? String)
+        // The save came before the post, on the extension's track; the app's reread after the delivery.
+        let save = try #require(Self.slices(events, "coordination.write", ofProcessNamed: notes.shareExtension.name).first)
+        #expect(try #require(save["ts"] as? Double) < (try #require(post["ts"] as? Double)))
+    }
+
+    @Test("a target suspended and resumed, and one killed with 0xdead10cc, on their own tracks with the reason")
+    func lifecycleOnTheTargetsTracks() throws {
+        let notes = try NotesExample()
+        let device = try SimulatedDevice(name: "DeviceTraceLifecycle", trace: .whenKept)
+        defer { device.remove() }
+        var settings = device.lifecycleSettings
+        settings.listenerGrace = 2
+        device.lifecycleSettings = settings
+        let group = try notes.groupContainer(on: device)
+        let app = try device.launch(built: "LifecycleProbe", ["observe"], as: notes.app)
+        try #require(app.waitForLine("ready", timeout: 60))
+        try device.moveToBackground(app)
+        #expect(try device.suspend(app) == .suspended)
+        try device.resume(app)
+        let share = try device.launch(built: "LifecycleProbe", ["coordinated-write", "--file", group.appendingPathComponent("draft.txt").path],
+                                      as: notes.shareExtension)
+        try #require(share.waitForLine("inside", timeout: 60))
+        try device.moveToBackground(share)
+        guard case .killed(let report) = try device.suspend(share) else {
+            Issue.record("suspended inside a coordinated write and not killed")
+            return
+        }
+        try device.terminate(app)
+
+        let url = try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json"))
+        #expect(TraceValidator.problems(inFile: url) == [])
+        let events = try TraceValidator.events(inFile: url)
+        let requests = Self.slices(events, "lifecycle", ofProcessNamed: notes.app.name).compactMap { $0["name"] as? String }
+        #expect(requests == ["background", "suspend", "resume", "terminate"], "\(requests)")
+        let resumed = try #require(Self.slices(events, "lifecycle", ofProcessNamed: notes.app.name).first { $0["name"] as? String == "resume" })
+        #expect((resumed["args"] as? [String: Any])?["state before"] as? String == "suspended")
+        // The app's own record of the notifications it handled, on the same process's track.
+        let notices = Set(Self.slices(events, "lifecycle.notice", ofProcessNamed: notes.app.name).compactMap { $0["name"] as? String })
+        #expect(notices.isSuperset(of: ["UIApplicationDidEnterBackgroundNotification", "UIApplicationDidBecomeActiveNotification"]), "\(notices)")
+        let ends = Self.events(events, ofProcessNamed: notes.shareExtension.name).filter { $0["cat"] as? String == "termination" }
+        let killed = try #require(ends.first)
+        #expect(ends.count == 1 && killed["ph"] as? String == "i", "\(ends)")
+        let args = try #require(killed["args"] as? [String: Any])
+        #expect(args["code"] as? String == "0xdead10cc", "\(args)")
+        #expect(args["state"] as? String == "suspended")
+        #expect(report.heldLocks.allSatisfy { (args["locks"] as? String ?? "").contains($0.path) } && !report.heldLocks.isEmpty, "\(args)")
+        let appEnd = Self.events(events, ofProcessNamed: notes.app.name).first { $0["cat"] as? String == "termination" }
+        #expect((appEnd?["args"] as? [String: Any])?["reason"] as? String == TerminationReason.terminatedBySystem.description)
+    }
+
     @Test("the test process's own operations on the device's files join the trace; another device's do not")
     func theTestProcessJoinsTheTrace() throws {
         let notes = try NotesExample()

@@ -20,7 +20,7 @@ struct ExplorationTests {
     /// The test body: the app and the extension each count up once, at the same time.
     static func countTwice(_ device: SimulatedDevice, split: Bool) throws {
         let notes = try NotesExample()
-        let container = try device.run(as: notes.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: Demo.group) }
+        let container = try notes.groupContainer(on: device)
         let counter = container.appendingPathComponent("counter")
         let arguments = ["count-up", "--file", counter.path, "--split", split ? "yes" : "no"]
         let processes = try [notes.app, notes.shareExtension].map { try device.launch(built: "AppGroupProbe", arguments, as: $0) }
@@ -128,7 +128,7 @@ struct ExplorationTests {
     func aKilledTargetEndsNothingElse() throws {
         let notes = try NotesExample()
         try SimulatedDevice.explore(schedules: 3, strategy: .random, seed: 99) { device in
-            let container = try device.run(as: notes.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: Demo.group) }
+            let container = try notes.groupContainer(on: device)
             let file = container.appendingPathComponent("held")
             // The holder takes its lock (a granted step) and sleeps until killed; the
             // waiter then asks for the same lock, and waits behind it.

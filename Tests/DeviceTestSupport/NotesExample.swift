@@ -36,6 +36,11 @@ package struct NotesExample: Sendable {
         shareExtensionWithoutGroup = built[3]
     }
 
+    /// The App Group's container on `device`, as the app resolves it.
+    package func groupContainer(on device: SimulatedDevice) throws -> URL {
+        try device.resolver(for: app).requireContainerURL(forSecurityApplicationGroupIdentifier: Self.groupIdentifier)
+    }
+
     /// Writes the example files into `directory` and returns their URLs by file name.
     @discardableResult
     package static func writeEntitlementsFiles(to directory: URL) throws -> [String: URL] {

@@ -59,7 +59,6 @@ struct WidgetReloadTests {
             try device.setForegroundApp(notes.app)
             try await notes.save("draft", reload: true)
             try await notes.save("final", reload: true)
-            #expect(try device.pendingWidgetReloadCount == 2)
             let done = try await device.processWidgetReloads()
             #expect(done.map(\.outcome) == [.ran, .ran])
             #expect(done.allSatisfy { $0.requester == "com.example.notes" && $0.fromForegroundApp && !$0.countedAgainstBudget })
@@ -70,7 +69,31 @@ struct WidgetReloadTests {
         }
     }
 
-    @Test func reloadsBeyondTheDailyBudgetAreDeferredUntilTheNextDay() async throws {
+    @Test func aReloadRequestAndTheProvidersRunAreInTheTrace() async throws {
+        let device = try SimulatedDevice(name: "WidgetTrace", trace: .whenKept)
+        defer { device.remove() }
+        let notes = try NotesWidgetDevice(device)
+        try device.setForegroundApp(notes.app)
+        try await notes.save("traced", reload: true)
+        #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
+        let url = try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json"))
+        #expect(TraceValidator.problems(inFile: url) == [])
+        let events = try TraceValidator.events(inFile: url)
+        var names: [Int: String] = [:]
+        for event in events where event["name"] as? String == "process_name" {
+            names[event["pid"] as? Int ?? 0] = (event["args"] as? [String: Any])?["name"] as? String
+        }
+        let request = try #require(events.first { $0["cat"] as? String == "widget.reload" })
+        let run = try #require(events.first { $0["cat"] as? String == "widget.timeline" })
+        #expect(names[request["pid"] as? Int ?? 0] == "Notes" && request["name"] as? String == "NotesWidget", "\(request)")
+        #expect(names[run["pid"] as? Int ?? 0] == "NotesWidget" && run["name"] as? String == "NotesWidget", "\(run)")
+        #expect((run["args"] as? [String: Any])?["entries"] as? String == "1")
+        #expect(try #require(request["ts"] as? Double) < (try #require(run["ts"] as? Double)))
+    }
+
+    // On iOS a reload beyond the budget is not lost: WidgetKit runs it once the
+    // budget allows, without the app asking again.
+    @Test func reloadsBeyondTheDailyBudgetAreDeferredThenRunWhenTheBudgetAllows() async throws {
         try await SimulatedDevice.with { device in
             let notes = try NotesWidgetDevice(device)
             try device.setWidgetDailyBudget(2)
@@ -88,16 +111,23 @@ struct WidgetReloadTests {
             try await notes.save("four", reload: true)
             #expect(try await device.processWidgetReloads().map(\.outcome) == [.deferred])
 
-            try device.advanceClock(by: 86_400) // past the day: the budget is restored
+            try device.advanceClock(by: 86_400) // past the day: the budget allows one again
+            let retried = try await device.processWidgetReloads()
+            #expect(retried.map(\.outcome) == [.ran], "the deferred reloads ran once, by themselves")
+            #expect(retried.map(\.cause) == [.deferred])
+            #expect(try notes.shownNotes() == ["note: four"])
             try await notes.save("five", reload: true)
             #expect(try await device.processWidgetReloads().map(\.outcome) == [.ran])
             #expect(try notes.shownNotes() == ["note: five"])
 
             let reloads = try device.widgetReloads
-            #expect(reloads.map(\.outcome) == [.ran, .ran, .deferred, .deferred, .ran])
+            #expect(reloads.map(\.outcome) == [.ran, .ran, .deferred, .deferred, .ran, .ran])
+            #expect(reloads.map(\.cause) == [.request, .request, .request, .request, .deferred, .request])
             #expect(reloads.allSatisfy { $0.requester == "com.example.notes" && !$0.fromForegroundApp })
-            #expect(zip(reloads, reloads.dropFirst()).allSatisfy { $0.date < $1.date }, "dates on the device clock")
-            #expect(reloads.last!.date > Date().addingTimeInterval(86_400), "the clock was advanced")
+            let retry = reloads[4]
+            #expect(retry.date == reloads[2].date, "the retry names the first deferred request")
+            #expect(try #require(retry.ranAt) > reloads[3].date.addingTimeInterval(86_000), "it ran when the clock allowed it")
+            #expect(reloads.filter(\.countedAgainstBudget).count == 4)
             #expect(try device.clock() > Date().addingTimeInterval(86_400))
         }
     }
@@ -142,7 +172,6 @@ struct WidgetReloadTests {
                 #expect(elsewhere.waitForLine("ready"))
                 try await notes.save("posted", reload: true)
                 #expect(listener.waitForLine("woke widgetkit.reload"))
-                #expect(try device.pendingWidgetReloadCount == 1)
                 // A reload on the other device wakes its listener once: this device's post never reached it.
                 try await other.run(built: "WidgetProbe", ["reload", "NotesWidget"], as: notes.app).requireSuccess()
                 #expect(elsewhere.waitForLine("woke widgetkit.reload"))
@@ -161,13 +190,14 @@ struct WidgetReloadTests {
     }
 
     // Every wait has a deadline: a provider that never calls its completion is
-    // killed at the device's timeout and the reload is recorded as failed.
+    // killed at the device's provider timeout and the reload is recorded as failed.
     @Test(.tags(.killed)) func aProviderThatNeverCompletesFailsTheReloadAtTheDeadline() async throws {
         try await SimulatedDevice.with { device in
             let notes = try NotesWidgetDevice(device)
             try device.setForegroundApp(notes.app)
+            device.widgetProviderTimeout = 3
             try await notes.save("never completes", reload: true)
-            let failed = try await device.processWidgetReloads(timeout: 3)
+            let failed = try await device.processWidgetReloads()
             #expect(failed.map(\.outcome) == [.failed])
             #expect(failed.first?.problem?.contains("NotesWidget") == true, "\(failed)")
             try await notes.save("after", reload: true)
@@ -215,6 +245,23 @@ struct WidgetReloadTests {
             expectSimulationError(\.widgetRecords) {
                 try device.installWidget(kind: String(repeating: "k", count: 101), executable: probe, as: widget)
             }
+        }
+    }
+}
+
+/// An app's bad kind: `reloadTimelines(ofKind:)` returns nothing, so the kind is
+/// reported on stderr and no request is recorded.
+@Suite("WidgetCenter refuses bad kinds", .tags(.hostile, .multiprocess))
+struct WidgetCenterBadKindTests {
+    @Test func emptyAndOverLongKindsAreReportedAndRecordNothing() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try NotesWidgetDevice(device)
+            for kind in ["", String(repeating: "k", count: 101)] {
+                let outcome = try await device.run(built: "WidgetProbe", ["reload", kind], as: notes.app).requireSuccess()
+                #expect(outcome.standardError.contains("nothing was reloaded"), "\(outcome.standardError)")
+            }
+            #expect(try await device.processWidgetReloads().isEmpty)
+            #expect(try device.pendingWidgetReloadCount == 0)
         }
     }
 }

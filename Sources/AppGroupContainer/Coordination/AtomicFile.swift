@@ -69,6 +69,9 @@ package enum AtomicFile {
             throw AppGroupError(error)
         }
         SystemCalls.close(temporary.fd)
+        // The moment the new content becomes visible: a coordinated step of an
+        // exploring device (a reader that does not lock sees old or new by it).
+        Exploration.step("rename", targetPath)
         try fromSystem(SystemCalls.rename(at: directory.fd, temporary.name, to: name, path: targetPath))
         done = true
         if durable { try syncDirectory(directory, afterChanging: targetPath) }

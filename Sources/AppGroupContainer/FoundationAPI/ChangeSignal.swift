@@ -141,14 +141,20 @@ enum ChangeSignal {
         let record = Record(writer: writer, sequence: number, presenter: presenter, kind: kind, path: itemPath, newPath: newPath)
         var current = itemPath
         var known: (tree: CoordinationTree, root: String)?
+        var privateTree: CoordinationTree?
         while true {
             // Directories above the item and still below its device root share its
-            // tree: their keys are prefixes of its key, with no search.
+            // tree: their keys are prefixes of its key, with no search. Above an item
+            // under no device root, no directory is under one either (the search
+            // looked at each): they share the private tree, keyed by path. Searching
+            // again for each would cost the depth squared (a path thousands deep).
             var place: (tree: CoordinationTree, key: String)?
             if let known, current.utf8.count > known.root.utf8.count + 1 {
                 place = (known.tree, String(decoding: current.utf8.dropFirst(known.root.utf8.count + 1), as: UTF8.self))
+            } else if let privateTree {
+                place = (privateTree, current)
             } else if let (tree, key) = location(ofItemPath: current) {
-                if let root = tree.root { known = (tree, root) }
+                if let root = tree.root { known = (tree, root) } else { privateTree = tree }
                 place = (tree, key)
             }
             if let place {

@@ -29,7 +29,7 @@ enum CoordinationErrors {
             code = Self.code(for: errno, writing: writing)
         case .untrustedDirectory?:
             code = writing ? NSFileWriteNoPermissionError : NSFileReadNoPermissionError
-        case .nestedCoordinationUpgrade?, .coordinationTimedOut?, .olderLockingProtocol?:
+        case .nestedCoordinationUpgrade?, .coordinationTimedOut?, .olderLockingProtocol?, .presenterDidNotAnswer?:
             code = NSFileLockingError
         default:
             code = writing ? NSFileWriteUnknownError : NSFileReadUnknownError

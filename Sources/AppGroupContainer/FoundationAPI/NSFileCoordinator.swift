@@ -9,8 +9,10 @@ import AppGroupSystem
 /// Readers share, writers exclude, across threads and processes: an accessor runs
 /// while the item's lock is held. Presenters registered with
 /// ``addFilePresenter(_:)`` are asked to save and relinquish before another
-/// coordinator of this process reads or writes their item, and are told of
-/// coordinated writes made by any process. A coordinator made with a presenter
+/// coordinator of any process of the device reads or writes their item (a
+/// suspended or ended process is not waited for; a presenter that does not answer
+/// within `APP_GROUP_PRESENTER_TIMEOUT` seconds, 30 by default, fails the access
+/// with `NSFileLockingError`), and are told of coordinated writes made by any process. A coordinator made with a presenter
 /// does not send that presenter anything about its own accesses.
 ///
 /// Errors come back through the `error:` pointer, in `NSCocoaErrorDomain` with

@@ -11,8 +11,9 @@ import Foundation
 /// Every message arrives on ``presentedItemOperationQueue``.
 ///
 /// What reaches a presenter on Linux (<doc:NSFileCoordinatorOnLinux>):
-/// before a coordinated read or write by another coordinator in this process, the
-/// save, relinquish and deletion requests; after a coordinated write or a
+/// before a coordinated read or write of its item (or of an item below its
+/// directory) by another coordinator in this process or another process of the
+/// device, the save, relinquish and deletion requests; after a coordinated write or a
 /// reported move, in this process or another, the change and move notices
 /// (``presentedItemDidChange()``, ``presentedSubitemDidChange(at:)``,
 /// ``presentedItemDidMove(to:)``, ``presentedSubitem(at:didMoveTo:)``).

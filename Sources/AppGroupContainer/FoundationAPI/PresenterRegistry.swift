@@ -25,6 +25,9 @@ final class PresenterRegistry: @unchecked Sendable {
         /// The signal file watched for it (nil: the item could not be watched).
         var signalPath: String?
         var directory: String?
+        /// The presented item's standardized path when it was registered (or moved):
+        /// what the registry tells other processes (``RemotePresenterInbox``).
+        var itemPath: String?
     }
 
     private let lock = NSLock()
@@ -47,32 +50,50 @@ final class PresenterRegistry: @unchecked Sendable {
     func add(_ presenter: NSFilePresenter) {
         let url = presenter.presentedItemURL // asked outside the lock: it is the presenter's code
         let identity = CarriedIdentity.here()
-        lock.lock()
-        defer { lock.unlock() }
-        if entries.contains(where: { $0.presenter === presenter }) { return }
-        var entry = Entry(presenter: presenter, identity: identity)
-        watch(&entry, url: url)
-        entries.append(entry)
+        let added = lock.withLock { () -> Bool in
+            if entries.contains(where: { $0.presenter === presenter }) { return false }
+            var entry = Entry(presenter: presenter, identity: identity)
+            watch(&entry, url: url)
+            entries.append(entry)
+            return true
+        }
+        // Told to other processes once it is watched: a writer that finds it asks
+        // it first, one that scanned just before tells it after (design note).
+        if added { RemotePresenterInbox.shared.republish() }
     }
 
     func remove(_ presenter: NSFilePresenter) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let index = entries.firstIndex(where: { $0.presenter === presenter }) else { return }
-        unwatch(entries.remove(at: index))
+        let removed = lock.withLock { () -> Bool in
+            guard let index = entries.firstIndex(where: { $0.presenter === presenter }) else { return false }
+            unwatch(entries.remove(at: index))
+            return true
+        }
+        if removed { RemotePresenterInbox.shared.republish() }
+    }
+
+    /// What other processes are told this process presents: (id, item path).
+    var advertised: [(UInt, String)] {
+        lock.withLock { entries.compactMap { entry in entry.itemPath.map { (Self.identity(of: entry.presenter), $0) } } }
+    }
+
+    /// The registered presenter with ``identity(of:)`` `id`.
+    func presenter(withID id: UInt) -> NSFilePresenter? {
+        lock.withLock { entries.first { Self.identity(of: $0.presenter) == id }?.presenter }
     }
 
     /// Watches again where `presenter` now says its item is (after a move).
     func refresh(_ presenter: NSFilePresenter) {
         let url = presenter.presentedItemURL
-        lock.lock()
-        defer { lock.unlock() }
-        guard let index = entries.firstIndex(where: { $0.presenter === presenter }) else { return }
-        let old = entries[index]
-        var entry = Entry(presenter: presenter, identity: old.identity)
-        watch(&entry, url: url) // before unwatching, so a shared directory watcher is kept
-        unwatch(old)
-        entries[index] = entry
+        let refreshed = lock.withLock { () -> Bool in
+            guard let index = entries.firstIndex(where: { $0.presenter === presenter }) else { return false }
+            let old = entries[index]
+            var entry = Entry(presenter: presenter, identity: old.identity)
+            watch(&entry, url: url) // before unwatching, so a shared directory watcher is kept
+            unwatch(old)
+            entries[index] = entry
+            return true
+        }
+        if refreshed { RemotePresenterInbox.shared.republish() }
     }
 
     /// The identity `presenter` was registered as; for one not registered, the caller's.
@@ -81,10 +102,13 @@ final class PresenterRegistry: @unchecked Sendable {
         return registered ?? CarriedIdentity.here()
     }
 
-    /// Registered presenters whose item is at `path` now, other than `excluded`.
-    func presenters(of path: String, excluding excluded: NSFilePresenter?) -> [NSFilePresenter] {
-        presenters.filter { presenter in
-            presenter !== excluded && presenter.presentedItemURL.map(Self.standardPath) == path
+    /// Registered presenters, other than `excluded`, whose item is at `path` now
+    /// or is a directory above it (`isDirectoryAbove`).
+    func presenters(of path: String, excluding excluded: NSFilePresenter?) -> [(NSFilePresenter, isDirectoryAbove: Bool)] {
+        presenters.compactMap { presenter in
+            guard presenter !== excluded, let presented = presenter.presentedItemURL.map(Self.standardPath) else { return nil }
+            if presented == path { return (presenter, false) }
+            return path.hasPrefix(presented == "/" ? "/" : presented + "/") ? (presenter, true) : nil
         }
     }
 
@@ -98,6 +122,7 @@ final class PresenterRegistry: @unchecked Sendable {
     private func watch(_ entry: inout Entry, url: URL?) {
         guard let url, url.isFileURL else { return }
         let itemPath = Self.standardPath(url)
+        entry.itemPath = itemPath
         guard let signal = ChangeSignal.signalPath(forItemPath: itemPath),
               let slash = signal.lastIndex(of: "/") else { return }
         let directory = slash == signal.startIndex ? "/" : String(signal[..<slash])

@@ -2,40 +2,59 @@
 import Foundation
 import AppGroupSystem
 
-/// What a coordinated access asks of the presenters of its items in this process
-/// before it takes its locks, and gives back after releasing them.
+/// What a coordinated access asks of the presenters of its items before it takes
+/// its locks, and gives back after releasing them: those of this process here,
+/// those of other processes of the device through ``RemotePresenterAsk``.
 ///
 /// Asked before the locks, because a presenter commonly saves with a coordinated
 /// write of its own, which would otherwise wait for the very access that waits
 /// for it. Each request runs on the presenter's queue (inline when the access is
 /// made on that queue already, which would otherwise wait for itself) and the
-/// access waits for its answer, as Apple's does.
+/// access waits for its answer, as Apple's does. The presenters of an item are
+/// those of the item itself and of every directory above it.
 struct PresenterRequests {
-    /// A block a presenter passed when it relinquished its item, with its presenter.
-    typealias Reacquirer = (presenter: NSFilePresenter, block: @Sendable () -> Void)
+    /// What gives a presenter its item back once the access is over: its
+    /// reacquirer run on its queue, here or in its process.
+    struct Reacquirer {
+        let giveBack: () -> Void
+    }
 
     let excluded: NSFilePresenter?
     let isCancelled: () -> Bool
+    let remote: RemotePresenterAsk
+
+    init(excluded: NSFilePresenter?, isCancelled: @escaping () -> Bool) {
+        (self.excluded, self.isCancelled) = (excluded, isCancelled)
+        remote = RemotePresenterAsk(isCancelled: isCancelled)
+    }
 
     /// Reading `path`: save first (unless `.withoutChanges`), then relinquish to the reader.
     func beforeReading(_ path: String, options: NSFileCoordinator.ReadingOptions, into reacquirers: inout [Reacquirer]) throws {
-        for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
+        for (presenter, _) in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
             if !options.contains(.withoutChanges) { try save(presenter, path) }
             if let block = try ask(presenter, "relinquishPresentedItem(toReader:)", path, { presenter, done in
                 presenter.relinquishPresentedItem(toReader: { reacquirer in done(.success(reacquirer)) })
             }) {
-                reacquirers.append((presenter, block))
+                reacquirers.append(Self.reacquirer(presenter, block))
             }
         }
+        try remote.beforeReading(path, options: options, into: &reacquirers)
     }
 
-    /// Writing `path`: a deletion is accommodated; a merge saves first; every other
-    /// write relinquishes the item to the writer.
+    /// Writing `path`: a deletion is accommodated (by a directory's presenter, as
+    /// its subitem's); a merge saves first; every other write relinquishes the
+    /// item to the writer.
     func beforeWriting(_ path: String, options: NSFileCoordinator.WritingOptions, into reacquirers: inout [Reacquirer]) throws {
-        for presenter in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
+        for (presenter, isDirectoryAbove) in PresenterRegistry.shared.presenters(of: path, excluding: excluded) {
             if options.contains(.forDeleting) {
-                try ask(presenter, "accommodatePresentedItemDeletion", path) { presenter, done in
-                    presenter.accommodatePresentedItemDeletion { error in done(error.map { .failure($0) } ?? .success(())) }
+                let item = URL(fileURLWithPath: path)
+                try ask(presenter, isDirectoryAbove ? "accommodatePresentedSubitemDeletion" : "accommodatePresentedItemDeletion", path) { presenter, done in
+                    let handler: @Sendable ((any Error)?) -> Void = { error in done(error.map { .failure($0) } ?? .success(())) }
+                    if isDirectoryAbove {
+                        presenter.accommodatePresentedSubitemDeletion(at: item, completionHandler: handler)
+                    } else {
+                        presenter.accommodatePresentedItemDeletion(completionHandler: handler)
+                    }
                 }
                 continue
             }
@@ -43,16 +62,19 @@ struct PresenterRequests {
             if let block = try ask(presenter, "relinquishPresentedItem(toWriter:)", path, { presenter, done in
                 presenter.relinquishPresentedItem(toWriter: { reacquirer in done(.success(reacquirer)) })
             }) {
-                reacquirers.append((presenter, block))
+                reacquirers.append(Self.reacquirer(presenter, block))
             }
         }
+        try remote.beforeWriting(path, options: options, into: &reacquirers)
     }
 
-    /// Runs each reacquirer on its presenter's queue, once the access is over.
+    /// Gives every presenter its item back, once the access is over.
     static func reacquire(_ reacquirers: [Reacquirer]) {
-        for (presenter, block) in reacquirers {
-            PresenterRegistry.send(to: presenter) { _ in block() }
-        }
+        for reacquirer in reacquirers { reacquirer.giveBack() }
+    }
+
+    private static func reacquirer(_ presenter: NSFilePresenter, _ block: @escaping @Sendable () -> Void) -> Reacquirer {
+        Reacquirer { PresenterRegistry.send(to: presenter) { _ in block() } }
     }
 
     private func save(_ presenter: NSFilePresenter, _ path: String) throws {

@@ -6,9 +6,11 @@ import Foundation
 /// launches, else the default root). Darwin notifications are system-wide on an
 /// iOS device; here they are device-wide, never across devices.
 enum DarwinNotifications {
-    /// Apple documents no limit on a name's length; this package refuses names
-    /// longer than this many UTF-8 bytes (notify(3): `NOTIFY_STATUS_INVALID_NAME`;
-    /// the CF functions report and ignore them), so a runaway name is said, not hashed.
+    /// Apple documents no limit on a name's length, and libnotify checks none
+    /// (`notify_post` sends `strlen(name)` bytes out of line to notifyd); this
+    /// package refuses names longer than this many UTF-8 bytes (notify(3):
+    /// `NOTIFY_STATUS_INVALID_NAME`; the CF functions report and ignore them), so
+    /// a runaway name is said, not hashed.
     static let nameLimit = 1024
 
     private static let table = Locked<SignalTable?>(nil)

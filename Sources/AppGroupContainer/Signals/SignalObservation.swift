@@ -36,6 +36,7 @@ extension SignalTable {
 final class SignalListener: @unchecked Sendable {
     // Every mutable field is guarded by `lock`.
     private struct Entry {
+        let name: String
         let slot: Int
         var seen: UInt32
         let handler: @Sendable () -> Void
@@ -73,7 +74,7 @@ final class SignalListener: @unchecked Sendable {
             nextID += 1
             // The baseline is read under the lock the thread compares under: a post
             // after this line is news.
-            entries[id] = Entry(slot: slot, seen: table.count(slot), handler: handler, identity: identity)
+            entries[id] = Entry(name: name, slot: slot, seen: table.count(slot), handler: handler, identity: identity)
             defer { running = true }
             return (id, !running)
         }
@@ -95,10 +96,20 @@ final class SignalListener: @unchecked Sendable {
         if last { SystemCalls.futexWakeAll(table.epoch) }
     }
 
+    /// Calls one handler: a coordinated step (an exploring device's scheduler
+    /// decides when it runs) and a traced delivery, the end of the arrow from the
+    /// post that made the counter it saw.
+    private func deliver(_ entry: Entry, seen: UInt32) {
+        Exploration.step("signal delivery", entry.name)
+        let span = Tracing.begin(.signalDelivery)
+        entry.identity.run { entry.handler() }
+        span?.end(entry.name, [("table", table.path), ("count", "\(seen)")], flowIn: table.traceFlow(slot: entry.slot, count: seen))
+    }
+
     private func run() {
         while true {
             let epoch = SharedWord.load(table.epoch)
-            var due: [(@Sendable () -> Void, CarriedIdentity)] = []
+            var due: [(entry: Entry, seen: UInt32)] = []
             let stop = lock.withLock { () -> Bool in
                 if entries.isEmpty {
                     running = false
@@ -108,13 +119,13 @@ final class SignalListener: @unchecked Sendable {
                     let now = table.count(entry.slot)
                     if now != entry.seen {
                         entries[id]?.seen = now
-                        due.append((entry.handler, entry.identity))
+                        due.append((entry, now))
                     }
                 }
                 return false
             }
             if stop { return }
-            for (handler, identity) in due { identity.run { handler() } }
+            for (entry, seen) in due { deliver(entry, seen: seen) }
             if !due.isEmpty { continue } // posts made while handlers ran: look again first
             SharedWord.add(table.sleepers, 1)
             let woke = SystemCalls.futexWait(table.epoch, expected: epoch, seconds: Self.patience)

@@ -90,15 +90,29 @@ package final class SignalTable: @unchecked Sendable {
     }
 
     /// Posts `name`: one increment of its counter and of the epoch, and a futex
-    /// wake when some observer sleeps. Never waits.
+    /// wake when some observer sleeps. Never waits (but for its turn, in a target
+    /// of an exploring device: a post is a coordinated step).
     package func post(_ name: String) {
-        post(slot: slot(of: name))
+        let slot = slot(of: name)
+        Exploration.step("signal post", name)
+        let span = Tracing.begin(.signalPost)
+        let count = post(slot: slot)
+        span?.end(name, [("table", path), ("count", "\(count)")], flowOut: traceFlow(slot: slot, count: count))
     }
 
-    func post(slot: Int) {
-        SharedWord.add(counter(slot), 1)
+    /// Returns the slot's counter after the post.
+    @discardableResult
+    func post(slot: Int) -> UInt32 {
+        let count = SharedWord.add(counter(slot), 1)
         SharedWord.add(epoch, 1)
         if SharedWord.load(sleepers) > 0 { SystemCalls.futexWakeAll(epoch) }
+        return count
+    }
+
+    /// The trace's arrow from the post that made a slot's counter `count` to the
+    /// deliveries that saw it: of coalesced posts, the last one's.
+    func traceFlow(slot: Int, count: UInt32) -> UInt64 {
+        Tracing.flowID("signal", path, "\(slot)", "\(count)")
     }
 
     /// The count of posts of the name in `slot` (wrapping).

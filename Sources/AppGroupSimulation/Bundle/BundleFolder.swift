@@ -33,7 +33,7 @@ enum BundleFolder {
             .appendingPathComponent(executable.lastPathComponent, isDirectory: true)
             .appendingPathComponent(name + (isExtension ? ".appex" : ".app"), isDirectory: true)
         let installed = bundle.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try RaceFreeDirectory.make(bundle, intermediates: true, mode: 0o755)
         let plist = bundle.appendingPathComponent("Info.plist")
         if (try? Data(contentsOf: plist)) != info {
             try AtomicFile.write(info, to: plist, below: nil) // the device directory, outside its container root

@@ -51,16 +51,7 @@ public struct DataContainer: Sendable, Hashable {
         let base = try ContainerResolver(root: root, entitlements: entitlements).requireApplicationContainerURL()
         for sub in subdirectories {
             let url = base.appendingPathComponent(sub, isDirectory: true)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-                let link = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
-                guard isDirectory.boolValue, link == nil else {
-                    throw SimulationError.container(AppGroupError.unsafePath(path: url.path, problem: "expected a directory of the data container; remove what stands there"))
-                }
-                continue
-            }
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try RaceFreeDirectory.make(url, intermediates: false, mode: 0o700)
         }
         return DataContainer(root: root, entitlements: entitlements)
     }

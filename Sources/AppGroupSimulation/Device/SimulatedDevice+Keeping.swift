@@ -11,6 +11,8 @@ final class DeviceLife: Sendable {
     private let state = Locked(State())
     /// The targets' lifecycles: channels, terminations, settings (Lifecycle/).
     let lifecycle = DeviceLifecycle()
+    /// WidgetKit's daemon: handles the widgets' reloads while the device lives (Widgets/).
+    let widgets = WidgetDaemon()
 
     var failures: [String] { state.withLock { $0.failures } }
     func append(_ failure: String) { state.withLock { $0.failures.append(failure) } }
@@ -66,6 +68,7 @@ extension SimulatedDevice {
         if let verdict = life.verdict, verdict.isRunning { return }
         guard life.end() else { return }
         LiveDevices.remove(self)
+        life.widgets.stop()
         let failures = failures
         let kept = keepPolicy.keeps(failed: !failures.isEmpty)
         reportTerminations(failed: !failures.isEmpty, kept: kept)

@@ -15,10 +15,16 @@ final class ExploringScheduler: @unchecked Sendable {
     // @unchecked: the mutable state is touched under `state` only.
     static let quiet: TimeInterval = 0.03
     static let startup: TimeInterval = 5
+    /// After a signal's post or delivery is granted, how long no decision is
+    /// made: the observers a post woke ask for their delivery's turn meanwhile, and
+    /// a delivered handler (often run on another queue of its process) reaches its
+    /// own next step, so that these and the other processes' waiting steps are all
+    /// choices of the seed (not a race that whoever is awake already wins).
+    static let afterSignal: TimeInterval = 0.1
 
     struct Process {
         let ordinal: Int
-        let name: String
+        var name: String
         let seen: Date
         var waiting: String?
         var granted: Date?
@@ -37,6 +43,8 @@ final class ExploringScheduler: @unchecked Sendable {
         /// together is known before the first turn (the same seed, the same order).
         var launching = 0
         var lastLaunch = Date.distantPast
+        /// No decision before this (``afterSignal``).
+        var settleUntil = Date.distantPast
     }
 
     let directory: URL
@@ -68,7 +76,12 @@ final class ExploringScheduler: @unchecked Sendable {
     /// the scheduler waits for it to reach its first step.
     func launched(_ pid: Int32, name: String) {
         state.withLock { state in
-            guard state.processes[pid] == nil else { return }
+            guard state.processes[pid] == nil else {
+                // Its first request came before the launcher's word (the child ran
+                // first): known by its pid until now, named as the target it runs as.
+                state.processes[pid]?.name = name
+                return
+            }
             state.processes[pid] = Process(ordinal: state.nextOrdinal, name: name, seen: Date())
             state.nextOrdinal += 1
         }
@@ -140,7 +153,7 @@ final class ExploringScheduler: @unchecked Sendable {
     private func decide() -> Int32? {
         state.withLock { state in
             let now = Date()
-            if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet { return nil }
+            if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet || now < state.settleUntil { return nil }
             var waiting: [(ordinal: Int, pid: Int32)] = []
             for (pid, process) in state.processes {
                 if process.waiting != nil { waiting.append((process.ordinal, pid)); continue }
@@ -159,6 +172,9 @@ final class ExploringScheduler: @unchecked Sendable {
             state.schedule.append("\(process.ordinal) \(process.name): \(step)")
             Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
                          [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
+            if process.waiting?.hasPrefix("signal ") == true {
+                state.settleUntil = now.addingTimeInterval(Self.afterSignal)
+            }
             process.waiting = nil
             process.granted = now
             state.processes[pid] = process

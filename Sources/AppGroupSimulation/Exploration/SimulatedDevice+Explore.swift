@@ -9,7 +9,8 @@ extension SimulatedDevice {
     /// On an exploring device, every process the device launches asks the device's
     /// scheduler before each coordinated step (taking a coordination lock for a
     /// read or a write: `NSFileCoordinator`, a suite's save, an inbox's enqueue and
-    /// drain), and the scheduler lets one waiting process go at a time, chosen by
+    /// drain; the rename that makes a save visible; an enqueue's publication; a
+    /// signal's post and its delivery), and the scheduler lets one waiting process go at a time, chosen by
     /// `strategy` from the schedule's seed. What happens between two steps runs
     /// freely. See <doc:ExploringInterleavings>.
     ///

@@ -23,6 +23,8 @@ final class LifecycleConnection: @unchecked Sendable {
     var nextSequence = 1
     /// Background activities running in the target: id, reason, when they began.
     var activities: [Int: (reason: String, began: Date)] = [:]
+    /// The trace's records of the activities under way (tracing on only).
+    var tracedActivities: [Int: Tracing.Span] = [:]
     /// Background tasks the test took (negative ids): their expiration handlers run in the test's process.
     var testExpirationHandlers: [Int: @Sendable () -> Void] = [:]
     var nextTestTask = 0
@@ -82,8 +84,14 @@ final class LifecycleConnection: @unchecked Sendable {
         case "hello": listening = true
         case "ack": if parts.count > 1, let sequence = Int(parts[1]) { acknowledged.insert(sequence) }
         case "begin":
-            if parts.count > 1, let id = Int(parts[1]) { activities[id] = (parts.count > 2 ? parts[2] : "", Date()) }
-        case "end": if parts.count > 1, let id = Int(parts[1]) { activities.removeValue(forKey: id) }
+            if parts.count > 1, let id = Int(parts[1]) {
+                activities[id] = (parts.count > 2 ? parts[2] : "", Date())
+                traceActivityBegan(id)
+            }
+        case "end":
+            if parts.count > 1, let id = Int(parts[1]), let ended = activities.removeValue(forKey: id) {
+                traceActivityEnded(id, reason: ended.reason, how: "by the target")
+            }
         default: break
         }
     }
@@ -120,6 +128,7 @@ final class LifecycleConnection: @unchecked Sendable {
         let report = TerminationReport(target: target, processIdentifier: pid, reason: reason, state: caused?.state ?? before,
                                        heldLocks: caused?.locks ?? [], allowedDirectories: reason == .heldLockWhileSuspended ? [home, home + "/tmp"] : [],
                                        standardErrorTail: tail, date: Date())
+        traceEnd(report)
         records?.append(report)
         condition.lock()
         self.report = report

@@ -28,6 +28,7 @@ extension SimulatedDevice {
             connection.nextTestTask -= 1
             let id = connection.nextTestTask
             connection.activities[id] = (name ?? "background task", Date())
+            connection.traceActivityBegan(id)
             connection.testExpirationHandlers[id] = expirationHandler ?? {}
             return BackgroundTask(identifier: id, processIdentifier: process.processIdentifier)
         }
@@ -38,7 +39,9 @@ extension SimulatedDevice {
     public func endBackgroundTask(_ task: BackgroundTask) {
         guard let connection = life.lifecycle.connection(for: task.processIdentifier) else { return }
         connection.condition.lock()
-        connection.activities.removeValue(forKey: task.identifier)
+        if let ended = connection.activities.removeValue(forKey: task.identifier) {
+            connection.traceActivityEnded(task.identifier, reason: ended.reason, how: "by the test")
+        }
         connection.testExpirationHandlers.removeValue(forKey: task.identifier)
         connection.condition.broadcast()
         connection.condition.unlock()

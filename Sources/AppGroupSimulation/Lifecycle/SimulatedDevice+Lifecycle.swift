@@ -36,6 +36,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             let connection = try connection(for: process, request: "move to the background")
             try connection.require([.foreground], request: "move to the background")
+            let traced = connection.traceRequest("background")
+            defer { traced?.end() }
             let settings = lifecycleSettings
             for name in LifecycleNotificationName.toBackground(connection.target.kind) {
                 try connection.post(name, request: "move to the background", timeout: settings.acknowledgementTimeout, grace: settings.listenerGrace)
@@ -64,6 +66,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             let connection = try connection(for: process, request: "suspend")
             try connection.require([.background], request: "suspend")
+            let traced = connection.traceRequest("suspend")
+            defer { traced?.end() }
             let settings = lifecycleSettings
             try connection.waitForBackgroundActivities(limit: settings.backgroundTimeLimit, settings: settings)
             let pid = process.processIdentifier
@@ -95,6 +99,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             let connection = try connection(for: process, request: "resume")
             let state = try connection.require([.background, .suspended], request: "resume")
+            let traced = connection.traceRequest("resume")
+            defer { traced?.end() }
             let settings = lifecycleSettings
             if state == .suspended {
                 try signal(SIGCONT, connection: connection, request: "resume")
@@ -118,6 +124,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             let connection = try connection(for: process, request: "terminate")
             let state = try connection.require([.foreground, .background, .suspended], request: "terminate")
+            let traced = connection.traceRequest("terminate")
+            defer { traced?.end() }
             let settings = lifecycleSettings
             if state != .suspended {
                 for name in LifecycleNotificationName.beforeTermination(connection.target.kind) {
@@ -136,6 +144,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             let connection = try connection(for: process, request: "jetsam")
             let state = try connection.require([.foreground, .background, .suspended], request: "jetsam")
+            let traced = connection.traceRequest("jetsam")
+            defer { traced?.end() }
             return try kill(connection, reason: .jetsam, state: state, request: "jetsam")
         }
     }
@@ -243,7 +253,11 @@ extension LifecycleConnection {
         while !activities.isEmpty && !streamEnded && condition.wait(until: deadline) {}
         let expired = activities.keys.sorted()
         let handlers = expired.compactMap { testExpirationHandlers.removeValue(forKey: $0) }
-        for id in expired { activities.removeValue(forKey: id) }
+        for id in expired {
+            if let activity = activities.removeValue(forKey: id) {
+                traceActivityEnded(id, reason: activity.reason, how: "expired at the background time limit")
+            }
+        }
         condition.unlock()
         // The test's own tasks first (in this process), then the target's activities (in its process).
         for handler in handlers { handler() }

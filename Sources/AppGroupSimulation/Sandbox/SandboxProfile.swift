@@ -39,9 +39,7 @@ public struct SandboxProfile: Sendable, Hashable {
             readWrite.append(try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue))
         }
         let keychains = device.root.appendingPathComponent("Keychains", isDirectory: true)
-        if SandboxSystemCalls.isDirectory(keychains.path) == nil {
-            try FileManager.default.createDirectory(at: keychains, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        }
+        try RaceFreeDirectory.make(keychains, intermediates: false, mode: 0o700)
         readWrite += [device.root.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       keychains]

@@ -4,15 +4,15 @@ import Foundation
 import WidgetReloads
 
 // WidgetKit on a simulated device: the test installs widget targets, sets the
-// foreground app, the budget and the clock, processes the reload requests the
-// targets' processes recorded (WidgetCenter), and reads the timelines and the
-// reload log. The state lives in <root>/.coordination/widgetkit (see WidgetStore)
+// foreground app, the budget and the clock; the device handles the reload
+// requests the targets' processes record (WidgetCenter) by itself (WidgetDaemon);
+// the test waits for them and reads the timelines and the reload log. The state lives in <root>/.coordination/widgetkit (see WidgetStore)
 // so that every process of the device reads the same clock and foreground app.
 extension SimulatedDevice {
     /// Apple's documented lower bound of a widget's daily reload budget.
     public static let defaultWidgetDailyBudget = 40
 
-    private var widgetStore: WidgetStore { WidgetStore(root: ContainerRoot(root)) }
+    var widgetStore: WidgetStore { WidgetStore(root: ContainerRoot(root)) }
 
     /// Installs a widget of `kind` whose provider runs in `executable`, launched
     /// as `target` (a widget extension) when the device processes a reload.
@@ -25,7 +25,8 @@ extension SimulatedDevice {
             state.widgets.removeAll { $0.kind == kind }
             state.widgets.append(.init(kind: kind, family: family, bundleIdentifier: target.bundleIdentifier, executable: executable.path))
             try widgetStore.writeState(state)
-            WidgetTargets.shared.withLock { $0[root.path + "\u{0}" + kind] = target }
+            life.widgets.state.withLock { $0.targets[kind] = target }
+            try life.widgets.start(for: self)
         }
     }
 
@@ -48,6 +49,7 @@ extension SimulatedDevice {
             state.dailyBudget = max(0, reloads)
             try widgetStore.writeState(state)
         }
+        life.widgets.poke() // deferred reloads may fit now
     }
 
     /// Moves the device's clock (read by every process of the device for WidgetKit) forward.
@@ -58,59 +60,48 @@ extension SimulatedDevice {
             state.clockOffset += max(0, seconds)
             try widgetStore.writeState(state)
         }
+        life.widgets.poke() // deferred reloads and timelines' policies may be due
     }
 
     /// The device's clock: now, plus every ``advanceClock(by:)``.
     /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read.
     public func clock() throws -> Date { try SimulationError.passingUp { try widgetStore.now() } }
 
-    /// Processes the pending reload requests, oldest first: each runs the widget's
-    /// process when within budget (or asked by the foreground app), else is
-    /// deferred. Returns what it did, also appended to ``widgetReloads``.
-    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read or written;
-    ///   `SimulationError` when a widget's executable cannot be launched.
+    /// Waits until the device has handled every reload request recorded so far,
+    /// and what the clock made due (deferred reloads the budget allows again,
+    /// timelines' policies), then returns what it did since the last call.
+    ///
+    /// The device handles requests by itself, as iOS does, while it lives: this
+    /// call only waits (so that a test reads timelines at a known point). It
+    /// returns the records appended to ``widgetReloads`` since the previous call
+    /// (or since the device was made), oldest first.
+    /// - Parameter timeout: how long to wait; a provider that hangs is killed
+    ///   at ``widgetProviderTimeout``.
+    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read or
+    ///   written, or when the wait timed out; `SimulationError` when a widget's
+    ///   executable cannot be launched.
     @discardableResult
-    public func processWidgetReloads(timeout: TimeInterval = 60) async throws -> [WidgetReload] {
-        try await SimulationError.passingUp {
-            let store = widgetStore
-            var log = try store.readLog([WidgetReload].self) ?? []
-            var done: [WidgetReload] = []
-            for (name, request) in try store.pendingRequests() {
-                let state = try store.readState()
-                let kinds = request.kind.map { [$0] } ?? state.widgets.map(\.kind)
-                for kind in kinds {
-                    let reload = try await process(request, kind: kind, state: state, log: log, timeout: timeout)
-                    log.append(reload)
-                    done.append(reload)
-                }
-                try store.writeLog(log)
-                try store.removeRequest(named: name)
+    public func processWidgetReloads(timeout: TimeInterval = 120) async throws -> [WidgetReload] {
+        let daemon = life.widgets
+        try SimulationError.passingUp { try daemon.start(for: self) }
+        guard try await SimulationError.passingUp({ try await daemon.waitForPass(timeout: timeout) }) else {
+            let pending = (try? widgetStore.pendingRequests().count) ?? 0
+            throw SimulationError.widgets(.waitTimedOut(seconds: timeout, pending: pending))
+        }
+        return try SimulationError.passingUp {
+            let log = try widgetStore.readLog([WidgetReload].self) ?? []
+            return daemon.state.withLock { state in
+                defer { state.returned = log.count }
+                return Array(log.dropFirst(min(state.returned, log.count)))
             }
-            return done
         }
     }
 
-    private func process(_ request: WidgetStore.Request, kind: String, state: WidgetStore.DeviceState,
-                         log: [WidgetReload], timeout: TimeInterval) async throws -> WidgetReload {
-        func record(_ outcome: WidgetReload.Outcome, counted: Bool, problem: String? = nil) -> WidgetReload {
-            WidgetReload(requester: request.requester, kind: kind, date: request.date, fromForegroundApp: request.fromForegroundApp,
-                         outcome: outcome, countedAgainstBudget: counted, problem: problem)
-        }
-        guard let widget = state.widgets.first(where: { $0.kind == kind }),
-              let target = WidgetTargets.shared.withLock({ $0[root.path + "\u{0}" + kind] }) else {
-            return record(.noWidget, counted: false)
-        }
-        let counted = !request.fromForegroundApp
-        if counted {
-            let dayBefore = request.date.addingTimeInterval(-86_400)
-            let used = log.filter { $0.kind == kind && $0.countedAgainstBudget && $0.outcome != .deferred && $0.date > dayBefore }.count
-            if used >= state.dailyBudget { return record(.deferred, counted: false) }
-        }
-        let outcome = try await run(URL(fileURLWithPath: widget.executable), [], as: target,
-                                    environment: [WidgetHost.kindKey: kind, WidgetHost.familyKey: String(widget.family.rawValue)],
-                                    timeout: timeout)
-        if !outcome.succeeded { return record(.failed, counted: counted, problem: outcome.description) }
-        return record(.ran, counted: counted)
+    /// How long a widget's provider process may run before the device kills it
+    /// and records the reload as failed (60 seconds unless set).
+    public var widgetProviderTimeout: TimeInterval {
+        get { life.widgets.state.withLock { $0.providerTimeout } }
+        set { life.widgets.state.withLock { $0.providerTimeout = max(0, newValue) } }
     }
 
     /// The timelines the widgets of `kind` produced (the last one each; empty when
@@ -120,7 +111,8 @@ extension SimulatedDevice {
         try SimulationError.passingUp {
             guard let record = try widgetStore.readTimeline(kind: kind) else { return [] }
             let entries = zip(record.entryDates, record.entryDescriptions).map { WidgetTimeline.Entry(date: $0, description: $1) }
-            return [WidgetTimeline(kind: record.kind, family: record.family, entries: entries, policy: record.policy, producedAt: record.producedAt)]
+            return [WidgetTimeline(kind: record.kind, family: record.family, entries: entries, policy: record.policy,
+                                   reloadDate: record.reloadDate, producedAt: record.producedAt)]
         }
     }
 
@@ -133,10 +125,4 @@ extension SimulatedDevice {
     public var pendingWidgetReloadCount: Int {
         get throws { try widgetStore.pendingRequests().count }
     }
-}
-
-/// The targets widgets were installed as, by device root and kind (a target is
-/// not a record: it stays in the test process that installed it).
-private enum WidgetTargets {
-    static let shared = Locked<[String: SimulatedTarget]>([:])
 }

@@ -2,9 +2,10 @@ import CAppGroupSys
 
 /// The points where a target process of an exploring device asks the device's
 /// scheduler for its turn: before each coordinated step (taking a coordination
-/// lock, for a read or a write, by any coordinator). Everything between two steps
-/// runs freely. Off (no `APPGROUP_EXPLORE` in the environment), a step is one
-/// relaxed atomic load. See `SimulatedDevice.explore(schedules:strategy:seed:_:)`.
+/// lock, for a read or a write, by any coordinator; the rename that makes a save
+/// visible; an inbox enqueue's publication; a signal's post, and its delivery to
+/// the process's observers). Everything between two steps runs freely. Off (no
+/// `APPGROUP_EXPLORE` in the environment), a step is one relaxed atomic load. See `SimulatedDevice.explore(schedules:strategy:seed:_:)`.
 package enum Exploration {
     /// The exploration directory (the scheduler's FIFOs), set by an exploring device.
     package static let directoryEnvironmentKey = "APPGROUP_EXPLORE"

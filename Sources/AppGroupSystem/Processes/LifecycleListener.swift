@@ -54,6 +54,7 @@ package enum LifecycleListener {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else { return }
         let argument = parts.count > 2 ? parts[2] : ""
+        let span = Tracing.begin(.lifecycleNotice)
         switch parts[1] {
         case "post":
             NotificationCenter.default.post(name: Notification.Name(argument), object: nil)
@@ -63,6 +64,12 @@ package enum LifecycleListener {
         default:
             break
         }
+        guard let span else { return }
+        span.end(parts[1] == "post" ? argument : "expiration of background activity \(argument)", [("command", parts[1])])
+        // The device may stop or kill this process next (suspension, 0xdead10cc,
+        // jetsam): a killed process writes no trace at exit, so what it did so far
+        // is written now.
+        Tracing.flush()
     }
 }
 

@@ -12,9 +12,11 @@ package struct TraceEvent: Sendable {
     package var flowOut: UInt64?
     package var flowIn: UInt64?
     package var isInstant = false
+    /// The other process's track it belongs on (nil: the recording thread's).
+    package var track: Tracing.Track?
 
     package init(kind: Tracing.Kind, name: String, start: UInt64, end: UInt64, thread: Int32, args: [(String, String)],
-                 flowOut: UInt64?, flowIn: UInt64?, isInstant: Bool = false) {
+                 flowOut: UInt64?, flowIn: UInt64?, isInstant: Bool = false, track: Tracing.Track? = nil) {
         self.kind = kind
         self.name = name
         self.start = start
@@ -24,6 +26,7 @@ package struct TraceEvent: Sendable {
         self.flowOut = flowOut
         self.flowIn = flowIn
         self.isInstant = isInstant
+        self.track = track
     }
 
     /// True when an argument (a path, say) lies in `directory`: how a device picks

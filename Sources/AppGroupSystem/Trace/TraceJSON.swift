@@ -23,10 +23,23 @@ package enum TraceJSON {
     /// every track holds properly nested slices, as the format requires.
     package static func process(_ events: [TraceEvent], pid: Int32, name: String) -> [String] {
         var out = ["{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":\(pid),\"tid\":\(pid),\"args\":{\"name\":\(quote(name))}}"]
-        var byThread: [Int32: [TraceEvent]] = [:]
-        for event in events { byThread[event.thread, default: []].append(event) }
-        for thread in byThread.keys.sorted() {
-            let sorted = byThread[thread]!.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end > $1.end }
+        // Events this process recorded on another's track (the device's record of
+        // a target's lifecycle) go to one track of that process, "seen by <name>".
+        var byThread: [Track: [TraceEvent]] = [:]
+        var others: [Int32: String] = [:]
+        for event in events {
+            if let track = event.track {
+                others[track.pid] = track.name
+                byThread[Track(pid: track.pid, thread: Int(track.pid) + seenTrackOffset), default: []].append(event)
+            } else {
+                byThread[Track(pid: pid, thread: Int(event.thread)), default: []].append(event)
+            }
+        }
+        for (other, otherName) in others.sorted(by: { $0.key < $1.key }) where other != pid {
+            out.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":\(other),\"tid\":\(other),\"args\":{\"name\":\(quote(otherName))}}")
+        }
+        for key in byThread.keys.sorted(by: { ($0.pid, $0.thread) < ($1.pid, $1.thread) }) {
+            let sorted = byThread[key]!.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end > $1.end }
             var lanes: [[UInt64]] = [[]]
             var used: Set<Int> = [0]
             for event in sorted {
@@ -41,18 +54,28 @@ package enum TraceJSON {
                     }
                 }
                 used.insert(lane)
-                out += self.event(event, pid: pid, tid: laneID(thread, lane))
+                out += self.event(event, pid: key.pid, tid: laneID(key.thread, lane))
             }
-            let threadName = self.threadName(thread, pid: pid)
+            let threadName = key.thread >= seenTrackOffset ? "seen by \(name)" : self.threadName(Int32(key.thread), pid: pid)
             for lane in used.sorted() {
                 let label = lane == 0 ? threadName : "\(threadName) (\(lane + 1))"
-                out.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\(pid),\"tid\":\(laneID(thread, lane)),\"args\":{\"name\":\(quote(label))}}")
+                out.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\(key.pid),\"tid\":\(laneID(key.thread, lane)),\"args\":{\"name\":\(quote(label))}}")
             }
         }
         return out
     }
 
-    private static func laneID(_ thread: Int32, _ lane: Int) -> Int { Int(thread) + lane * 10_000_000 }
+    /// A thread track of a process in the file.
+    private struct Track: Hashable {
+        let pid: Int32
+        let thread: Int
+    }
+
+    /// The thread id of the track another process's events go on: above every
+    /// kernel thread id (at most 2^22) and its lanes.
+    private static let seenTrackOffset = 1_000_000_000
+
+    private static func laneID(_ thread: Int, _ lane: Int) -> Int { thread + lane * 10_000_000 }
 
     private static func event(_ event: TraceEvent, pid: Int32, tid: Int) -> [String] {
         let ts = micro(event.start)

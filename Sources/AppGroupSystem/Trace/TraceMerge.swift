@@ -30,30 +30,45 @@ package enum TraceMerge {
         throw Unreadable(path: path, problem: "it has no traceEvents array")
     }
 
-    /// One trace of `events` from several processes: the arrows made consistent
-    /// (an arrow's start is the earliest `"s"` of its id, its end the first `"f"` at
-    /// or after it; the others, and ends without a start, are dropped: a suite
-    /// version read by three processes gets one arrow, to the first reader).
+    /// One trace of `events` from several processes: the arrows made consistent.
+    /// An arrow starts at the earliest `"s"` of its id and goes to every `"f"` at or
+    /// after it: a post delivered to three observers gets three arrows, a suite
+    /// version read by three processes one to each reader (the format draws one
+    /// arrow per id, so each end after the first gets an id of its own and a copy
+    /// of the start). Later starts of an id, and ends before any start, are dropped.
     package static func merge(_ events: [[String: Any]]) -> Data {
-        var starts: [String: Double] = [:]
+        var starts: [String: (ts: Double, event: [String: Any])] = [:]
         for event in events where event["ph"] as? String == "s" {
             guard let id = key(event), let ts = event["ts"] as? Double else { continue }
-            starts[id] = min(starts[id] ?? .infinity, ts)
+            if ts < starts[id]?.ts ?? .infinity { starts[id] = (ts, event) }
         }
-        var ends: [String: Double] = [:]
+        var ended = Set<String>()
         for event in events where event["ph"] as? String == "f" {
-            guard let id = key(event), let ts = event["ts"] as? Double, let start = starts[id], ts >= start else { continue }
-            ends[id] = min(ends[id] ?? .infinity, ts)
+            guard let id = key(event), let ts = event["ts"] as? Double, let start = starts[id], ts >= start.ts else { continue }
+            ended.insert(id)
         }
         var keptStart = Set<String>()
-        var keptEnd = Set<String>()
+        var seenEnds: [String: Int] = [:]
         var out: [[String: Any]] = []
         for event in events {
             switch event["ph"] as? String {
             case "s":
-                guard let id = key(event), ends[id] != nil, event["ts"] as? Double == starts[id], keptStart.insert(id).inserted else { continue }
+                guard let id = key(event), ended.contains(id), event["ts"] as? Double == starts[id]?.ts, keptStart.insert(id).inserted else { continue }
             case "f":
-                guard let id = key(event), event["ts"] as? Double == ends[id], keptEnd.insert(id).inserted else { continue }
+                guard let id = key(event), let ts = event["ts"] as? Double, let start = starts[id], ts >= start.ts else { continue }
+                let index = seenEnds[id, default: 0]
+                seenEnds[id] = index + 1
+                if index > 0 {
+                    // Another end of the same start: an arrow of its own.
+                    let fresh = Int(Tracing.flowID("fan-out", "\(event["id"] ?? "")", "\(index)"))
+                    var copy = start.event
+                    copy["id"] = fresh
+                    out.append(copy)
+                    var end = event
+                    end["id"] = fresh
+                    out.append(end)
+                    continue
+                }
             default:
                 break
             }

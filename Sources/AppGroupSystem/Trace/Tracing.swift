@@ -3,7 +3,8 @@ import CAppGroupSys
 /// The timeline trace of a process's coordinated operations, in Chrome's Trace
 /// Event Format (it opens in Perfetto's UI and in chrome://tracing): locks waited
 /// for and held, coordinated reads and writes and their presenters' messages, suite
-/// reads and saves, inbox enqueues and deliveries, keychain calls, launched
+/// reads and saves, inbox enqueues and deliveries, keychain calls, signals posted
+/// and delivered, widget reloads, lifecycle events and terminations, launched
 /// processes. A simulated device turns it on for its targets
 /// (`SimulatedDevice(trace:)`, the `APPGROUP_TRACE` environment variable) and
 /// merges their files into one.
@@ -66,10 +67,43 @@ package enum Tracing {
         case keychain = "keychain"
         /// A process launched by a simulated device, from start to exit (in the launcher's track).
         case process = "process"
+        /// A post on the device's signal table (Darwin center, notify(3), presenters,
+        /// WidgetKit; args: table, count): an arrow leaves it to each delivery it caused.
+        case signalPost = "signal.post"
+        /// A signal's delivery to an observer's handler in this process (args: count seen).
+        case signalDelivery = "signal.delivery"
+        /// A WidgetKit reload request recorded and posted (args: kind).
+        case widgetReload = "widget.reload"
+        /// A widget provider's run in the widget's process, from request to timeline.
+        case widgetTimeline = "widget.timeline"
+        /// A lifecycle request of the device (background, suspend, resume, terminate,
+        /// jetsam), on the target's track, from the request to its effect.
+        case lifecycle = "lifecycle"
+        /// A lifecycle notification delivered inside a target (its observers' run).
+        case lifecycleNotice = "lifecycle.notice"
+        /// A background activity of a target, from begin to end or expiry.
+        case backgroundTask = "lifecycle.task"
+        /// A target's end as the device saw it (instant; args: reason, code, locks).
+        case termination = "termination"
         /// A step the exploring scheduler granted (exploration runs only).
         case schedule = "schedule"
         /// Anything else worth a mark on the timeline (an instant event).
         case mark = "mark"
+    }
+
+    /// Another process's track, for events a process records about it (the device
+    /// about its targets: a lifecycle request, a termination, which the target
+    /// cannot record itself once stopped or killed).
+    package struct Track: Sendable, Hashable {
+        /// The process whose track holds the events.
+        package let pid: Int32
+        /// Its name (the name its own trace file gives it: the target's).
+        package let name: String
+
+        package init(pid: Int32, name: String) {
+            self.pid = pid
+            self.name = name
+        }
     }
 
     /// An event begun and not yet ended; ``end(_:_:flowOut:flowIn:)`` records it.
@@ -77,6 +111,8 @@ package enum Tracing {
         package let kind: Kind
         package let start: UInt64
         package let thread: Int32
+        /// Another process's track it goes on (nil: this thread's).
+        package var track: Track?
 
         /// Records the event: `name` is its title on the timeline (the path, the
         /// key, the call), `args` what its details pane lists, `flowOut` the id of
@@ -84,7 +120,7 @@ package enum Tracing {
         /// read, the delivery it caused): see ``flowID(_:_:)``.
         package func end(_ name: String, _ args: [(String, String)] = [], flowOut: UInt64? = nil, flowIn: UInt64? = nil) {
             TraceBuffer.shared.append(TraceEvent(kind: kind, name: name, start: start, end: Tracing.now(), thread: thread,
-                                                 args: args, flowOut: flowOut, flowIn: flowIn))
+                                                 args: args, flowOut: flowOut, flowIn: flowIn, track: track))
         }
     }
 
@@ -95,15 +131,26 @@ package enum Tracing {
         isOn ? start(kind) : nil
     }
 
+    /// Begins an event of `kind` now on another process's track (see ``Track``);
+    /// nil when tracing is off.
+    @inlinable @inline(__always)
+    package static func begin(_ kind: Kind, on track: @autoclosure () -> Track) -> Span? {
+        guard isOn else { return nil }
+        var span = start(kind)
+        span.track = track()
+        return span
+    }
+
     @usableFromInline
     static func start(_ kind: Kind) -> Span { Span(kind: kind, start: now(), thread: agc_thread_id()) }
 
-    /// Records an instant event (a mark on the timeline) when tracing is on.
-    package static func mark(_ kind: Kind = .mark, _ name: String, _ args: [(String, String)] = []) {
+    /// Records an instant event (a mark on the timeline) when tracing is on: on
+    /// this thread's track, or on another process's (`track`).
+    package static func mark(_ kind: Kind = .mark, _ name: String, _ args: [(String, String)] = [], on track: Track? = nil) {
         guard isOn else { return }
         let time = now()
         TraceBuffer.shared.append(TraceEvent(kind: kind, name: name, start: time, end: time, thread: agc_thread_id(),
-                                             args: args, flowOut: nil, flowIn: nil, isInstant: true))
+                                             args: args, flowOut: nil, flowIn: nil, isInstant: true, track: track))
     }
 
     /// The id of the arrow between two events of different processes that name

@@ -14,6 +14,15 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     // The floor runs just before and just after the inbox, and counts as the
     // average of the two, so that a change of load on the machine weighs on both.
     let floorBefore = try floorRate(run, total: total, processes: extensions)
+    // The SQLite peer too (issue 30), its synchronous=FULL rate the average of a run
+    // before and a run after the inbox.
+    let sqliteRoot = try run.scratch("inbox-sqlite")
+    guard let container = try BenchIdentity.resolver(root: sqliteRoot).containerURL(forSecurityApplicationGroupIdentifier: BenchIdentity.group) else {
+        throw BenchmarkError.child("no container for \(BenchIdentity.group) under \(sqliteRoot.path)")
+    }
+    let database = container.appendingPathComponent("Library/Application Support/queue.sqlite")
+    try FileManager.default.createDirectory(at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let sqliteBefore = try SQLitePeer.rate(run, database: database, total: total, writers: extensions, synchronous: "FULL")
 
     // End to end: from the extensions' launch to the app's last delivery.
     let root = try run.scratch("inbox")
@@ -37,6 +46,16 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     // Reported beside it: the same publications numbered under one lock, as an
     // ordered queue must number them (issue 14, part 5).
     let numberedFloor = try floorRate(run, total: total, processes: extensions, numbered: true)
+    let sqliteAfter = try SQLitePeer.rate(run, database: database, total: total, writers: extensions, synchronous: "FULL")
+    // For information only, so left out of a smoke run (--scale below 0.1), where
+    // python's starts would be most of their time. SQLite commits one transaction
+    // at a time (a WAL has one writer): one writer process is the peer with no lock
+    // to hand over.
+    let informational = run.scale >= 0.1
+    let sqliteBusy = informational
+        ? try SQLitePeer.rate(run, database: database, total: total, writers: extensions, synchronous: "FULL", waiting: .busy) : nil
+    let sqliteNormal = informational ? try SQLitePeer.rate(run, database: database, total: total, writers: extensions, synchronous: "NORMAL") : nil
+    let sqliteOne = informational ? try SQLitePeer.rate(run, database: database, total: total, writers: 1, synchronous: "FULL") : nil
 
     var endToEnd = Sample(name: "\(total) items, durable: launch of the extensions to the app's last delivery",
                           value: rate, unit: "items_per_s")
@@ -50,6 +69,23 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     result.samples.append(Sample(name: "numbered floor: the same, numbered under one lock", value: numberedFloor, unit: "items_per_s"))
     result.ratios.append(Ratio(report: "numbered floor rate / floor rate", numberedFloor / floor))
     result.ratios.append(Ratio(report: "end-to-end rate / numbered floor rate", rate / numberedFloor))
+    if let sqliteBefore, let sqliteAfter {
+        let sqlite = (sqliteBefore + sqliteAfter) / 2
+        result.samples.append(Sample(name: "SQLite peer: WAL, synchronous=FULL, \(extensions) writers queued on a lock, 1 drainer",
+                                     value: sqlite, unit: "items_per_s"))
+        result.ratios.append(Ratio("end-to-end rate / SQLite synchronous=FULL rate", rate / sqlite, atLeast: 1.25))
+        let variants = [("the same, writers waiting in SQLite's busy handler", "busy handler", sqliteBusy),
+                        ("the same, synchronous=NORMAL (not durable per commit)", "synchronous=NORMAL", sqliteNormal),
+                        ("synchronous=FULL, 1 writer, 1 drainer", "1 writer", sqliteOne)]
+        for (name, short, peer) in variants {
+            guard let peer else { continue }
+            result.samples.append(Sample(name: "SQLite peer: " + name, value: peer, unit: "items_per_s"))
+            result.ratios.append(Ratio(report: "end-to-end rate / SQLite, " + short, rate / peer))
+        }
+        if !informational { result.notes.append("SQLite's other variants (busy handler, NORMAL, 1 writer) run at --scale 0.1 and above") }
+    } else {
+        result.notes.append("SQLite peer skipped: no python3 at \(SQLitePeer.candidates.joined(separator: " or "))")
+    }
 
     // Memory: the app drains a standing backlog (filled here, not durably: only the
     // app's memory matters) of a tenth of the items, then of all of them.

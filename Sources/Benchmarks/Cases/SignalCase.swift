@@ -55,6 +55,7 @@ func signalCase(_ run: BenchmarkRun) throws -> CaseResult {
     let cost = Sample(name: "post with no observer (per post)", nanoseconds: batches)
     result.samples.append(cost)
     result.ratios.append(Ratio("post with no observer, us", cost.medianNs / 1000, atMost: 2))
+    result.samples += try remotePresenterSamples(run, root: root, table: table)
     result.notes.append("latency is half of a ping-pong round trip through each process's listener thread; the no-observer post is an atomic increment of two words and no system call")
     return result
 }

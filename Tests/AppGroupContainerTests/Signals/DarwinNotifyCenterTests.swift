@@ -93,6 +93,30 @@ struct NotifyBadInputTests {
     }
 }
 
+/// The CF functions return nothing: a bad name is reported (stderr, as every
+/// diagnostic of the package) and ignored, and nothing reaches the table.
+@Suite("The Darwin center reports bad names and posts nothing", .tags(.hostile, .multiprocess))
+struct DarwinCenterBadNameTests {
+    @Test func emptyAndOverLongNamesAreReportedAndIgnored() throws {
+        try withTemporaryDirectory { root in
+            let device = ["APP_GROUP_CONTAINERS_ROOT": root.path]
+            let long = String(repeating: "n", count: 1_025)
+            try withSignalProbes { probes in
+                let app = try SignalProbe.start(["wrapper", "--name", long, "--seconds", "5"], environment: device)
+                probes.append(app)
+                #expect(app.waitForLine("ready"))
+                #expect(eventually(seconds: 30) { app.standardError.contains("no observer was added") }, "\(app.standardError)")
+                for name in ["", long] {
+                    let post = try SignalProbe.run(["wrapper-post", "--name", name], environment: device)
+                    #expect(post.standardError.contains("was not posted"), "\(post.standardError)")
+                }
+                let table = try SignalTable.forDevice(root: ContainerRoot(root))
+                #expect(table.namesInUse == 0, "a refused name claimed a slot")
+            }
+        }
+    }
+}
+
 /// The wrapper shape in XCTest's form.
 final class DarwinNotifyCenterXCTests: XCTestCase {
     func testTheExtensionPostsAndTheRunningAppWakes() throws {

@@ -33,6 +33,31 @@ import TestSupport
         }
     }
 
+    /// Two instances of one extension launched at once make its bundle, container and
+    /// keychain folder together: neither may fail because the other made a directory
+    /// first (seen once in the suite as "file exists" from two `device.run`s side by side).
+    @Test func launchesSideBySideMakeOneContainer() async throws {
+        let reader = try ReaderTargets()
+        for _ in 0..<30 {
+            try SimulatedDevice.with { device in
+                let failures = Tally<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 32) { _ in
+                    do { _ = try reader.share.dataContainer(on: device) } catch { failures.update { $0.append("\(error)") } }
+                }
+                #expect(failures.current == [])
+            }
+        }
+        // The whole launch: bundle, container, sandbox profile, process.
+        try await SimulatedDevice.with { device in
+            try await withThrowingTaskGroup(of: ProcessOutcome.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await device.run(built: "SandboxProbe", ["identity"], as: reader.share).requireSuccess() }
+                }
+                for try await outcome in group { #expect(outcome.succeeded) }
+            }
+        }
+    }
+
     @Test(.requiresSandbox(.fail)) func aTargetsDocumentsAreItsOwn() async throws {
         try await SimulatedDevice.with { device in
             let reader = try ReaderTargets()

@@ -3,12 +3,12 @@
 import Foundation
 import NotesShared
 
-HostProcess.run("NotesApp", usage: "launch | run [--count N] | sign-in TOKEN | save-draft TEXT | about") { arguments in
+HostProcess.run("NotesApp", usage: "launch [--without-widget-reload] | run [--count N] | sign-in TOKEN | save-draft TEXT | about") { arguments in
     switch arguments.first {
-    case "launch" where arguments.count == 1:
-        // Receive waiting shares, print them, exit.
+    case "launch" where arguments == ["launch"] || arguments == ["launch", "--without-widget-reload"]:
+        // Receive waiting shares, print them, exit (forgetting the widget: the classic bug).
         let library = try NotesLibrary()
-        for item in try library.receiveShares() { HostProcess.say("received \(item.url.absoluteString)") }
+        for item in try library.receiveShares(reloadingWidget: arguments.count == 1) { HostProcess.say("received \(item.url.absoluteString)") }
         HostProcess.say("notes \(try library.notes().count)")
         HostProcess.say("last shared \(NotesSettings()?.lastSharedURL?.absoluteString ?? "none")")
     case "run":

@@ -20,15 +20,19 @@ public struct NotesLibrary {
         try notesFile.read()
     }
 
-    /// Moves the waiting shares into the notes and refreshes the widget's
-    /// snapshot; returns the notes it added, oldest first.
+    /// Moves the waiting shares into the notes, refreshes the widget's snapshot
+    /// and asks WidgetKit to reload the widget; returns the notes it added,
+    /// oldest first.
     ///
     /// The notes are saved before the queue is emptied, under the queue's
     /// coordinated write: if the app dies in between, the items are taken again
     /// next time and kept once (by ``SharedItem/id``), never lost.
-    /// - Parameter presenter: the caller's presenter of the queue file, if any.
+    /// - Parameters:
+    ///   - presenter: the caller's presenter of the queue file, if any.
+    ///   - reloadingWidget: false is the classic bug: the snapshot changes but
+    ///     the widget keeps showing its old timeline.
     @discardableResult
-    public func receiveShares(presenter: NSFilePresenter? = nil) throws -> [SharedItem] {
+    public func receiveShares(presenter: NSFilePresenter? = nil, reloadingWidget: Bool = true) throws -> [SharedItem] {
         let added = try queue.take(presenter: presenter) { waiting in
             try notesFile.update { notes in
                 let known = Set(notes.map(\.id))
@@ -38,6 +42,7 @@ public struct NotesLibrary {
             }
         }
         try WidgetSnapshot(notes: try notes()).publish()
+        if reloadingWidget { NotesWidgetReload.request() }
         return added
     }
 }

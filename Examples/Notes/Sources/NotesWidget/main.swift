@@ -3,6 +3,11 @@
 import Foundation
 import NotesShared
 
+#if !canImport(Darwin)
+// Launched by a simulated device to reload the timeline (no arguments).
+if CommandLine.arguments.count == 1 { NotesTimelineProvider.runAsWidgetHost() }
+#endif
+
 HostProcess.run("NotesWidget", usage: "timeline | about | refresh [--background-time] SECONDS") { arguments in
     if arguments == ["about"] { return AppIdentity.lines.forEach(HostProcess.say) }
     if arguments.first == "refresh", let seconds = arguments.last.flatMap(Double.init) {
