@@ -24,14 +24,11 @@ package enum PropertyListCodec {
         case xml
     }
 
-    /// "bplist", made once: an array built per read showed in a re-read's profile.
-    private static let binaryMagic: [UInt8] = Array("bplist".utf8)
-
     /// The value `data` holds, binary or XML.
     /// - Throws: ``PropertyListError`` saying what is wrong (and where).
     package static func read(_ data: Data) throws(PropertyListError) -> PropertyListTree {
         if data.isEmpty { throw PropertyListError("the file is empty") }
-        if data.starts(with: binaryMagic) { return try BinaryPropertyListReader.read(data) }
+        if BinaryPropertyListReader.isBinary(data) { return try BinaryPropertyListReader.read(data) }
         // Leading whitespace or a byte-order mark may precede the XML.
         let head = data.prefix(64).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         if head.first == UInt8(ascii: "<") || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {

@@ -26,6 +26,8 @@ final class SuiteStore: @unchecked Sendable {
     /// The device root the file lies under (no symbolic link followed below it).
     let root: ContainerRoot
     let coordinator: FileCoordinator
+    /// `path` is absolute and standard, found once (see `AtomicFile.isStandardPath`).
+    private let pathIsStandard: Bool
     let durable: Bool
     let format: PropertyListSerialization.PropertyListFormat
 
@@ -99,6 +101,7 @@ final class SuiteStore: @unchecked Sendable {
         self.fileURL = fileURL
         self.root = root
         self.path = fileURL.path
+        pathIsStandard = AtomicFile.isStandardPath(path)
         self.coordinator = coordinator
         self.durable = durable
         self.format = format
@@ -130,13 +133,15 @@ final class SuiteStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try refreshLocked(lookingUp: key)
-        guard var current = cache else { return nil }
-        if let problem = current.problem { throw problem }
-        if let values = current.values { return values[key] }
-        if let checked = current.checked {
+        // The cache is read in place, never copied: a copy retains and releases
+        // each of its parts (callgrind, issue 30).
+        guard cache != nil else { return nil }
+        if let problem = cache?.problem { throw problem }
+        if let values = cache?.values { return values[key] }
+        if let checked = cache?.checked {
             let exact = ExactKey(key)
-            if let known = current.readAlone.first(where: { $0.key == exact }) { return known.value }
-            if current.readAlone.count < Self.keysReadAlone {
+            if let known = cache?.readAlone.first(where: { $0.key == exact }) { return known.value }
+            if let count = cache?.readAlone.count, count < Self.keysReadAlone {
                 // Checked whole, so the value cannot meet damage; if it did, decode all.
                 do {
                     let value = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked)
@@ -146,9 +151,8 @@ final class SuiteStore: @unchecked Sendable {
             }
         }
         // One key more from the same file: decode it whole, once.
-        let values = current.decoded(path: path)
-        cache = current
-        if let problem = current.problem { throw problem }
+        let values = cache?.decoded(path: path) ?? PropertyListDictionary()
+        if let problem = cache?.problem { throw problem }
         return values[key]
     }
 
@@ -157,7 +161,8 @@ final class SuiteStore: @unchecked Sendable {
     /// file). Called with `lock` held.
     private func refreshLocked(lookingUp key: String? = nil) throws {
         let identity = try currentIdentity()
-        if let cache, cache.identity == identity { return }
+        // Compared in place: `if let cache` copied the whole cache at every read.
+        if cache != nil, cache?.identity == identity { return }
         let span = Tracing.begin(.suiteRead)
         let fresh = try load(lookingUp: key)
         span?.end(path, [("key", key ?? "(all)"), ("version", Self.traceVersion(fresh.identity))],
@@ -198,12 +203,12 @@ final class SuiteStore: @unchecked Sendable {
     private func load(lookingUp key: String? = nil) throws -> Cache {
         let read: (data: Data, pin: AtomicFile.Pin)?
         do {
-            read = try AtomicFile.readPinned(atPath: path, below: root)
+            read = try AtomicFile.readPinned(atPath: path, below: root, standard: pathIsStandard)
         } catch {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
         guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
-        if read.data.starts(with: Self.binaryMagic) {
+        if BinaryPropertyListReader.isBinary(read.data) {
             // Binary: checked whole now (a damaged file is found here, as a full
             // decode would find it), values decoded when first needed.
             do {
@@ -248,8 +253,6 @@ final class SuiteStore: @unchecked Sendable {
     private static func notADictionary(_ root: PropertyListTree) -> String {
         "its root is a \(root.kind), not a dictionary"
     }
-
-    private static let binaryMagic: [UInt8] = Array("bplist".utf8)
 
     /// ``parseExact(_:)`` in canonical Swift values (of keys equal as Swift strings,
     /// the first in file order).

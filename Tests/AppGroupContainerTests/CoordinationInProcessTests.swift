@@ -359,4 +359,29 @@ struct ReentrancyOwner {
             #expect(log.withLock { $0 } == ["outer in", "outer out", "inner in"])
         }
     }
+
+    /// Issue 30: a thread remembers the item it coordinated last and reuses its slot
+    /// for the same URL string. Guards that memo: a URL that differs only in Unicode
+    /// normalization, or has the same relative string against another base, is
+    /// another item with another lock file, in whatever order one thread asks.
+    @Test("the thread's memo of its last item never answers for a normalization twin or another base")
+    func lastItemMemo() throws {
+        try withTemporaryDirectory { dir in
+            let a = dir.appendingPathComponent("a", isDirectory: true), b = dir.appendingPathComponent("b", isDirectory: true)
+            for sub in [a, b] { try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: false) }
+            let nfc = dir.appendingPathComponent("caf\u{E9}"), nfd = dir.appendingPathComponent("cafe\u{301}")
+            let inA = URL(fileURLWithPath: "item", relativeTo: a), inB = URL(fileURLWithPath: "item", relativeTo: b)
+            let coordinator = FileCoordinator()
+            func lock(_ url: URL) throws -> String { try coordinator.lockFile(for: url).path }
+            // Each asked twice in a row (the second from the memo) and after the others.
+            let first = try [nfc, nfc, nfd, nfd, inA, inA, inB, inB].map(lock)
+            let again = try [nfd, nfc, inB, inA].map(lock)
+            #expect(first[0] == first[1] && first[2] == first[3] && first[4] == first[5] && first[6] == first[7])
+            #expect(Set([first[0], first[2], first[4], first[6]]).count == 4, "four items, four lock files: \(first)")
+            #expect(again == [first[2], first[0], first[6], first[4]])
+            // The relative URLs lock what their absolute paths lock.
+            #expect(try lock(a.appendingPathComponent("item")) == first[4])
+            #expect(try lock(b.appendingPathComponent("item")) == first[6])
+        }
+    }
 }

@@ -264,10 +264,19 @@ package struct FileCoordinator: Sendable {
         guard url.isFileURL else {
             throw .unsafePath(path: url.absoluteString, problem: "only file URLs can be coordinated")
         }
+        // The item this thread coordinated last, again (a suite's writes): the same
+        // URL string byte for byte, so the same path and slot, without making the
+        // path or hashing it into the table (those were a third of an uncontended
+        // coordination, issue 30). Only what the table gave is remembered.
+        let stack = resolvingLinks ? nil : HeldLocks.threadStack
+        if let last = stack?.lastItem, url.baseURL == nil, last.lockFiles == lockFiles, ExactPath.same(last.url, url.relativeString) {
+            return Item(url: url, path: last.path, slot: last.slot)
+        }
         // The percent-encoded path is stored as is; decoding it costs more than the
         // lock itself, so decode only when there is something to decode.
         let encoded = url.path(percentEncoded: true)
-        if !resolvingLinks, let slot = LockSlots.cached(encoded, lockFiles: lockFiles) {
+        if let stack, let slot = LockSlots.cached(encoded, lockFiles: lockFiles) {
+            if url.baseURL == nil { stack.lastItem = HeldLocks.LastItem(url: url.relativeString, path: encoded, lockFiles: lockFiles, slot: slot) }
             return Item(url: url, path: encoded, slot: slot) // seen before: already validated
         }
         var scan = PathScan(encoded)

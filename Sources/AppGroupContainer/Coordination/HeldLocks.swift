@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CAppGroupSys
 import Foundation
 import AppGroupSystem
 
@@ -34,12 +35,49 @@ enum HeldLocks {
     final class Token: Sendable {
         private let active = Locked(true)
         var isActive: Bool { active.withLock { $0 } }
-        func end() { active.withLock { $0 = false } }
+
+        init() { _ = agc_atomic_add32(HeldLocks.activeTokens, 1) }
+
+        // Ends it if its hold did not (it always does): the count must not stay up.
+        deinit { end() }
+
+        func end() {
+            let ended = active.withLock { active in
+                defer { active = false }
+                return active
+            }
+            if ended { _ = agc_atomic_sub32(HeldLocks.activeTokens, 1) }
+        }
     }
 
-    /// The holds of synchronous accessors on this thread, innermost last.
+    /// Tokens not yet ended, in the whole process: while none is, no task holds a
+    /// lock through an asynchronous accessor, and a lookup skips the task-local
+    /// list (reading a task-local was a twentieth of an uncontended synchronous
+    /// coordination, issue 30). Allocated once, never freed: a stable address for
+    /// the atomics.
+    nonisolated(unsafe) static let activeTokens: UnsafeMutablePointer<UInt32> = {
+        let word = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        word.initialize(to: 0)
+        return word
+    }()
+
+    /// The holds of synchronous accessors on this thread, innermost last, and the
+    /// item this thread coordinated last (see `FileCoordinator.item`). Only its own
+    /// thread reads or writes it.
     final class ThreadStack {
-        var holds: [Hold] = []
+        // Unchecked: only its own thread touches a stack, so the runtime's
+        // exclusivity bookkeeping (three accesses a coordination) guards nothing.
+        @exclusivity(unchecked) var holds: [Hold] = []
+        @exclusivity(unchecked) var lastItem: LastItem?
+    }
+
+    /// An item a thread found in the slot table: the URL's string as given (no
+    /// base), its percent-encoded path, where its lock files are, its slot.
+    struct LastItem {
+        let url: String
+        let path: String
+        let lockFiles: FileCoordinator.LockFiles
+        let slot: LockSlot
     }
 
     /// The holds of asynchronous accessors in this task (filtered by owner).
@@ -73,6 +111,7 @@ enum HeldLocks {
     /// How the current thread or task already holds `slot`, if it does.
     static func mode(of slot: LockSlot, in stack: ThreadStack) -> FileLock.Mode? {
         if let hold = stack.holds.last(where: { $0.guards(slot) }) { return hold.mode }
+        guard agc_atomic_load32(activeTokens) > 0 else { return nil }
         let inherited = taskHolds
         if inherited.isEmpty { return nil }
         let task = currentTask

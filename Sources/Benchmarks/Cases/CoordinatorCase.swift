@@ -22,8 +22,9 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
     result.samples += [bare, checked, coordinated, reading]
     // The target is against the protocol's own calls: step 5 (an lstat after
     // locking, so a lock on a replaced file is never trusted) costs about as much
-    // as the lock itself, and no correct participant can skip it.
-    result.ratios.append(Ratio("coordinate(writing) / the protocol's system calls", coordinated.medianNs / checked.medianNs, atMost: 2))
+    // as the lock itself, and no correct participant can skip it. At most 1.5x
+    // since issue 30 (2x before).
+    result.ratios.append(Ratio("coordinate(writing) / the protocol's system calls", coordinated.medianNs / checked.medianNs, atMost: 1.5))
     result.ratios.append(Ratio(report: "coordinate(writing) / bare OFD lock", coordinated.medianNs / bare.medianNs))
 
     // Contended: two processes hand the same lock back and forth.
