@@ -293,6 +293,15 @@ package enum SystemCalls {
         }
     }
 
+    /// Releases the descriptor's lock, then closes it. A lock belongs to the open
+    /// file description, which a child forked meanwhile by any thread (a spawn,
+    /// until its exec) shares through its copy of the descriptor: closed alone, the
+    /// lock would stay held until that child lets go.
+    package static func unlockAndClose(_ fd: Int32, path: String) {
+        _ = lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: path)
+        close(fd)
+    }
+
     #if os(Linux)
     /// inotify_init1(2), non-blocking and close-on-exec.
     package static func inotifyInit() throws(SystemError) -> Int32 {

@@ -1,5 +1,4 @@
 import AppGroupSystem
-import CAppGroupSys
 import Foundation
 
 // What a queue that publishes files into a directory needs (the share inbox): a
@@ -110,8 +109,7 @@ extension OpenFile {
     /// meanwhile by any thread of the process (a spawn, until its exec) holds a
     /// copy of the descriptor, so the lock would stay until the child lets go.
     package func unlockAndClose() {
-        _ = SystemCalls.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: path)
-        close()
+        SystemCalls.unlockAndClose(fd, path: path)
     }
 
     /// How many names the file has now (0 once it was unlinked).

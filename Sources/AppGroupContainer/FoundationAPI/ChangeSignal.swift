@@ -118,7 +118,7 @@ enum ChangeSignal {
             } catch {
                 throw AppGroupError(error)
             }
-            defer { SystemCalls.close(fd) }
+            defer { SystemCalls.unlockAndClose(fd, path: path) }
             if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
                 guard attempt == 0 else { throw .unsafePath(path: path, problem: problem) }
                 try fromSystem(SystemCalls.unlink(at: directory.fd, name, path: path))
@@ -185,7 +185,7 @@ enum ChangeSignal {
     static func records(at path: String) -> [Record]? {
         do {
             let fd = try SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-            defer { SystemCalls.close(fd) }
+            defer { SystemCalls.unlockAndClose(fd, path: path) }
             if unusable(try SystemCalls.fstat(fd, path: path)) != nil { return nil }
             try lock(fd, .shared, path: path)
             return parse(try SystemCalls.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit))
@@ -204,7 +204,7 @@ enum ChangeSignal {
         } catch {
             throw AppGroupError(error)
         }
-        defer { SystemCalls.close(fd) }
+        defer { SystemCalls.unlockAndClose(fd, path: path) }
         if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
             throw .unsafePath(path: path, problem: "it is \(problem), so no change record was written to it")
         }
