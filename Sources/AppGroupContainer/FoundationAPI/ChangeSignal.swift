@@ -118,7 +118,7 @@ enum ChangeSignal {
             } catch {
                 throw AppGroupError(error)
             }
-            defer { SystemCalls.unlockAndClose(fd, path: path) }
+            defer { SystemCalls.close(fd) } // never locked here
             if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
                 guard attempt == 0 else { throw .unsafePath(path: path, problem: problem) }
                 try fromSystem(SystemCalls.unlink(at: directory.fd, name, path: path))
