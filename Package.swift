@@ -13,9 +13,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "AppGroupContainer", targets: ["AppGroupContainer"]),
+        .library(name: "AppGroupFoundation", targets: ["AppGroupFoundation"]),
         .library(name: "SharedDefaults", targets: ["SharedDefaults"]),
         .library(name: "ShareInbox", targets: ["ShareInbox"]),
         .library(name: "SharedKeychain", targets: ["SharedKeychain"]),
+        .library(name: "AppGroupSimulation", targets: ["AppGroupSimulation"]),
         .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
         .library(name: "WidgetReloads", targets: ["WidgetReloads"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
@@ -39,24 +41,31 @@ let package = Package(
         .target(name: "AppGroupSystem", dependencies: ["CAppGroupSys"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
         // Coordination/README.md: the design note on the coordinator's fast paths and held locks;
-        // CoreFoundationNames/README.md: why Core Foundation's names are declared in this module;
         // Signals/README.md: the design note of the one cross-process signal.
-        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "CoreFoundationNames/README.md", "Signals/README.md"],
+        .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "Signals/README.md"],
                 swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
-        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
-        .target(name: "ShareInbox", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
-        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "PropertyLists"], plugins: ["LayeringCheck"]),
+        // Foundation's and Core Foundation's names that Linux lacks (NSFileCoordinator,
+        // NSFilePresenter, NSExtensionContext, NSItemProvider, CFString, the Darwin notify
+        // center...), Apple's names only, built on AppGroupContainer's package API. On
+        // Apple's platforms `import Foundation` gives them. The lifecycle's listener and
+        // the process checks come from the system layer; no bare system call (LayeringCheck).
+        // CoreFoundationNames/README.md: why Core Foundation's names are declared here.
+        .target(name: "AppGroupFoundation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists"],
+                exclude: ["CoreFoundationNames/README.md"], plugins: ["LayeringCheck"]),
+        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"], plugins: ["LayeringCheck"]),
+        .target(name: "ShareInbox", dependencies: ["AppGroupContainer", "AppGroupFoundation"], plugins: ["LayeringCheck"]),
+        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"], plugins: ["LayeringCheck"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
         // AppGroupSimulation holds the devices, targets and processes; AppGroupTesting
         // re-exports it and adds the Swift Testing trait and XCTest support, so that
         // ShareFlowDemo (an ordinary executable) links no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists", "WidgetReloads"], plugins: ["LayeringCheck"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "WidgetReloads"], plugins: ["LayeringCheck"]),
         // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
         // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
         .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
-        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupSimulation", "AppGroupSystem"], plugins: ["LayeringCheck"]),
-        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
+        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSimulation", "AppGroupSystem"], plugins: ["LayeringCheck"]),
+        .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
         // The layering rules, checked on every build (Plugins/LayeringCheck says what and
         // why the compiler alone cannot): each library imports only its dependencies, and
@@ -68,7 +77,7 @@ let package = Package(
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
         .target(name: "ProbeSupport"),
-        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer", "ProbeSupport"]),
+        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"]),
         .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ProbeSupport"]),
         .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"]),
         // Identity-scope scenarios in a process of their own, where no other test's scope is live.
@@ -77,16 +86,16 @@ let package = Package(
         .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation"]),
         // Posts and observes signals for the signal tests, and runs the two public shapes
         // (a Darwin notification wrapper, a capture store) as an app and an extension.
-        .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "ProbeSupport"]),
+        .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"]),
         // A target for the lifecycle tests: observes the lifecycle's notifications, holds
         // coordinated writes and raw locks, runs background activities, allocates memory.
-        .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ShareInbox", "ProbeSupport"]),
+        .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "SharedDefaults", "ShareInbox", "ProbeSupport"]),
         // A share extension written as iOS code writes one, for the share-sheet tests (SimulatedDevice.share).
-        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupContainer"]),
+        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupFoundation", "AppGroupSimulation"]),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"]),
 
         // The tests, by subject: one target per module tested, named <Module>Tests, each
         // holding all of that module's tests, the hostile, killed-process and soak ones
@@ -108,7 +117,7 @@ let package = Package(
         // Containers, identity, coordination, NSFileCoordinator; and in EveryStore/ the tests
         // that cross every store built on them at once (crash, soak, faults, hostile input,
         // links, modes), whose guarantees the Reliability article of this module states.
-        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupProbe", "AppGroupSystem", "SignalProbe",
+        .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupProbe", "AppGroupSystem", "SignalProbe",
                                                                    "SharedDefaults", "ShareInbox", "SharedKeychain", "ReliabilityProbe",
                                                                    "TestSupport", "DeviceTestSupport"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "DefaultsProbe",
@@ -134,28 +143,31 @@ let package = Package(
         .testTarget(name: "BenchmarksSmokeTests", dependencies: ["AppGroupTesting", "Benchmarks", "TestSupport"]),
         // The product modules as a user imports them, compiled with MemberImportVisibility:
         // every extension member must be reachable with its own module's import.
-        .testTarget(name: "ImportVisibilityTests", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ShareInbox", "AppGroupTesting"],
+        .testTarget(name: "ImportVisibilityTests", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSimulation", "SharedDefaults", "SharedKeychain", "ShareInbox", "AppGroupTesting"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // On Linux, where Apple's frameworks do not exist, modules named Security and
-// LocalAuthentication re-export SharedKeychain, so that iOS keychain code compiles
-// with its import lines unchanged. The manifest is compiled for the host, so on
+// LocalAuthentication re-export SharedKeychain, and `notify` declares notify(3)'s
+// names, so that iOS code compiles with its import lines unchanged. The manifest is compiled for the host, so on
 // Apple's platforms these targets do not exist and `import Security` finds Apple's.
 #if os(Linux)
 package.products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "WidgetKit", targets: ["WidgetKit"]),
+    .library(name: "notify", targets: ["notify"]),
 ]
 package.targets += [
-    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupContainer"], plugins: ["LayeringCheck"]),
+    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation"], plugins: ["LayeringCheck"]),
     .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
     .target(name: "WidgetKit", dependencies: ["WidgetReloads"], plugins: ["LayeringCheck"]),
+    // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
+    .target(name: "notify", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
-    .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer"]),
+    .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"]),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [
@@ -166,5 +178,8 @@ package.targets += [
 ]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
+}
+for name in ["SignalProbe", "AppGroupContainerTests", "ImportVisibilityTests"] {
+    package.targets.first(where: { $0.name == name })?.dependencies += ["notify"]
 }
 #endif

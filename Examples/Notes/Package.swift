@@ -19,7 +19,7 @@ let package = Package(
         // The App Group code every target shares, written against Apple's API. On Apple's
         // platforms Apple's Foundation answers it, so the package is needed on Linux only.
         .target(name: "NotesShared", dependencies: [
-            .product(name: "AppGroupContainer", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
+            .product(name: "AppGroupFoundation", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
             .product(name: "SharedDefaults", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
         ]),
         // One host executable per target, which the tests run as that target; its folder
@@ -27,8 +27,8 @@ let package = Package(
         .executableTarget(name: "NotesApp", dependencies: ["NotesShared"], exclude: ["NotesApp.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesShareExtension", dependencies: [
             "NotesShared",
-            // ExtensionMain, NSExtensionContext and NSItemProvider on Linux (Foundation's on Apple's platforms).
-            .product(name: "AppGroupContainer", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
+            // ExtensionMain on Linux, with NSExtensionContext and NSItemProvider (Foundation's on Apple's platforms).
+            .product(name: "AppGroupSimulation", package: "AppGroupContainer", condition: .when(platforms: [.linux])),
         ], exclude: ["NotesShareExtension.entitlements", "Info.plist"]),
         .executableTarget(name: "NotesWidget", dependencies: ["NotesShared"], exclude: ["NotesWidget.entitlements", "Info.plist"]),
         // The tests run the hosts, never import them: depending on them makes every build

@@ -16,8 +16,10 @@ import PackagePlugin
 @main
 struct LayeringCheck: BuildToolPlugin {
     /// Targets whose sources must reach the file system only through
-    /// AppGroupContainer's package primitives.
-    static let storeTargets: Set<String> = ["SharedDefaults", "ShareInbox", "SharedKeychain", "Security", "LocalAuthentication"]
+    /// AppGroupContainer's package primitives: the stores, and the modules of
+    /// Apple's names on top of them (AppGroupFoundation, notify).
+    static let storeTargets: Set<String> = ["SharedDefaults", "ShareInbox", "SharedKeychain", "Security", "LocalAuthentication",
+                                            "AppGroupFoundation", "notify"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }

@@ -1,5 +1,6 @@
 // The samples of the AppGroupContainer overview, compiled by `swift build`.
 import AppGroupContainer
+import AppGroupFoundation
 
 // snippet.hide
 let deviceRoot = URL(fileURLWithPath: "/tmp/device")

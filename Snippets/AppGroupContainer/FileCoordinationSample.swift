@@ -1,6 +1,6 @@
 // The samples of the FileCoordination and NSFileCoordinatorOnLinux articles,
 // compiled by `swift build`.
-import AppGroupContainer
+import AppGroupFoundation
 
 // snippet.hide
 let counterURL = URL(fileURLWithPath: "/tmp/counter")

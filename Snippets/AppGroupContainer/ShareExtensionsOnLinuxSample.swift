@@ -5,7 +5,7 @@
 // snippet.show
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer                    // NSExtensionContext and `extensionContext`
+import AppGroupFoundation                   // NSExtensionContext and `extensionContext`
 import class SharedDefaults.UserDefaults    // the group's suite
 #endif
 // snippet.hide

@@ -3,8 +3,9 @@
 // snippet.hide
 #if !canImport(Darwin)
 // snippet.show
-import AppGroupContainer // on iOS: Foundation alone
+import AppGroupFoundation // on iOS: Foundation alone
 // snippet.hide
+import notify // the article says it in its text: iOS code that calls notify(3) has this line already
 final class NotesModel { func reload() {} }
 func darwinCenter(_ model: NotesModel) {
 // snippet.show

@@ -3,6 +3,7 @@
 // snippet.hide
 #if os(Linux)
 import WidgetReloads // WidgetHost
+import AppGroupFoundation // containerURL: the article says so in its text
 // snippet.show
 import Foundation
 import WidgetKit

@@ -4,7 +4,7 @@
 // The imports of a file of the shared code (NotesShared) that uses all three:
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer                     // containerURL, NSFileCoordinator, NSFilePresenter
+import AppGroupFoundation                    // containerURL, NSFileCoordinator, NSFilePresenter
 import class SharedDefaults.UserDefaults     // only in files that name UserDefaults
 #endif
 import Security                              // on Linux, the package's module of that name

@@ -2,7 +2,7 @@
 // target's identity). `.ci/docs` checks that README shows them as they are here.
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer   // Linux only: on iOS, Foundation has these
+import AppGroupFoundation  // Linux only: on iOS, Foundation has these
 #endif
 
 // snippet.hide

@@ -6,6 +6,7 @@
 //                                 and NSFileCoordinator; on Linux this module does)
 // Nothing else differs.
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 /// The share extension's side: the clipping goes into the group's container,

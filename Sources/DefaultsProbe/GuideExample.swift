@@ -8,6 +8,7 @@ import Foundation
 import class SharedDefaults.UserDefaults
 // Added: NSExtensionContext and `extensionContext` (Foundation's on Apple's platforms).
 import AppGroupContainer
+import AppGroupFoundation
 #endif
 import ProbeSupport  // Added: `say`, how the probe reports to the test.
 

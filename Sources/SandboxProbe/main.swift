@@ -20,6 +20,7 @@
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
 //                                            target writing <path>; prints each outcome's output
 import AppGroupContainer
+import AppGroupFoundation
 import AppGroupSimulation
 import Foundation
 

@@ -9,22 +9,22 @@
 // Tests/SecurityNamesTests checks both: that every non-Apple name stays out, and
 // that this list follows SharedKeychain's public names.
 //
-// The Core Foundation types are AppGroupContainer's (its CoreFoundationNames/),
+// The Core Foundation types are AppGroupFoundation's (its CoreFoundationNames/),
 // one declaration each as well.
 //
 // Foundation too, as Apple's Security brings Core Foundation: CFDictionary is
 // NSDictionary here, so a file that builds a query needs it.
 @_exported import Foundation
-@_exported import class AppGroupContainer.CFAllocator
-@_exported import typealias AppGroupContainer.CFArray
-@_exported import typealias AppGroupContainer.CFBoolean
-@_exported import typealias AppGroupContainer.CFData
-@_exported import typealias AppGroupContainer.CFDictionary
-@_exported import typealias AppGroupContainer.CFError
-@_exported import typealias AppGroupContainer.CFNumber
-@_exported import typealias AppGroupContainer.CFOptionFlags
-@_exported import typealias AppGroupContainer.CFString
-@_exported import typealias AppGroupContainer.CFTypeRef
+@_exported import class AppGroupFoundation.CFAllocator
+@_exported import typealias AppGroupFoundation.CFArray
+@_exported import typealias AppGroupFoundation.CFBoolean
+@_exported import typealias AppGroupFoundation.CFData
+@_exported import typealias AppGroupFoundation.CFDictionary
+@_exported import typealias AppGroupFoundation.CFError
+@_exported import typealias AppGroupFoundation.CFNumber
+@_exported import typealias AppGroupFoundation.CFOptionFlags
+@_exported import typealias AppGroupFoundation.CFString
+@_exported import typealias AppGroupFoundation.CFTypeRef
 @_exported import typealias SharedKeychain.OSStatus
 @_exported import class SharedKeychain.SecAccessControl
 @_exported import struct SharedKeychain.SecAccessControlCreateFlags
@@ -50,9 +50,9 @@
 @_exported import let SharedKeychain.errSecSuccess
 @_exported import let SharedKeychain.errSecUnimplemented
 @_exported import let SharedKeychain.errSecUserCanceled
-@_exported import let AppGroupContainer.kCFAllocatorDefault
-@_exported import let AppGroupContainer.kCFBooleanFalse
-@_exported import let AppGroupContainer.kCFBooleanTrue
+@_exported import let AppGroupFoundation.kCFAllocatorDefault
+@_exported import let AppGroupFoundation.kCFBooleanFalse
+@_exported import let AppGroupFoundation.kCFBooleanTrue
 @_exported import let SharedKeychain.kSecAttrAccessControl
 @_exported import let SharedKeychain.kSecAttrAccessGroup
 @_exported import let SharedKeychain.kSecAttrAccessible

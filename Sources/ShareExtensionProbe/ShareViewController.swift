@@ -3,6 +3,7 @@
 // Only its superclass differs from an iOS share extension's view controller
 // (NSObject adopting NSExtensionRequestHandling instead of UIViewController).
 import AppGroupContainer
+import AppGroupFoundation
 
 final class ShareViewController: NSObject, NSExtensionRequestHandling {
     /// What to do once the attachments are read: complete, cancel, open, hang, exit.

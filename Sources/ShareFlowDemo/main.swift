@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupSimulation // ExtensionMain
 import Foundation
 
 // ShareFlowDemo: the App Group share flow with real processes. One binary, several

@@ -2,7 +2,7 @@
 // group containers and notify center (DarwinGuaranteeTests).
 #if !canImport(Darwin)
 import Foundation
-import AppGroupContainer // on iOS: nothing more than Foundation
+import AppGroupFoundation // on iOS: nothing more than Foundation
 
 // The shape of a capture store shared by an app and its share extension, in this
 // package's own words: the extension saves a capture to the group container and

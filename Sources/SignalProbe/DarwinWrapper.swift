@@ -2,7 +2,7 @@
 // group containers and notify center (DarwinGuaranteeTests).
 #if !canImport(Darwin)
 import Foundation
-import AppGroupContainer // on iOS: nothing more than Foundation
+import AppGroupFoundation // on iOS: nothing more than Foundation
 
 // The shape of a widely copied Darwin notification wrapper, in this package's own
 // words: an object registers itself with the Darwin center through an Unmanaged

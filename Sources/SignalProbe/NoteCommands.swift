@@ -2,7 +2,7 @@
 // group containers and notify center (DarwinGuaranteeTests).
 #if !canImport(Darwin)
 import Foundation
-import AppGroupContainer // on iOS: nothing more than Foundation
+import AppGroupFoundation // on iOS: nothing more than Foundation
 import ProbeSupport
 
 // A note shared by an app and its extension, as iOS code shares one: the

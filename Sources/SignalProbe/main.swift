@@ -1,5 +1,6 @@
 import Foundation
 import AppGroupContainer
+import notify
 import ProbeSupport
 
 // The child process of the signal tests: posts and observes names on a device's

@@ -3,6 +3,7 @@
 #if !canImport(Darwin)
 import Foundation
 import WidgetKit // on iOS: Apple's; here the package's WidgetKit module
+import AppGroupFoundation // on iOS: Foundation's containerURL
 
 // A notes widget's provider, written as on iOS: it reads the latest note the
 // app saved to the App Group container. Only the provider: the SwiftUI view

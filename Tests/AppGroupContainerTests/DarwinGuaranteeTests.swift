@@ -1,5 +1,6 @@
 import AppGroupTesting
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import AppGroupTesting
 import Foundation
 import Testing

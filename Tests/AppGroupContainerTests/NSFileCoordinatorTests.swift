@@ -1,5 +1,6 @@
 import AppGroupTesting
 import AppGroupContainer
+import AppGroupFoundation
 import AppGroupSystem
 import Foundation
 import Testing

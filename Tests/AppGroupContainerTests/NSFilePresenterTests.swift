@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import AppGroupSystem
 import AppGroupTesting
 import Foundation

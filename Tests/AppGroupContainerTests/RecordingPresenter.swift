@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 /// A file presenter, written as iOS code writes one, that records every message

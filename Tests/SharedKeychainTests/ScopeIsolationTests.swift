@@ -4,6 +4,8 @@
 #if !canImport(Darwin)
 
 import AppGroupContainer
+
+import AppGroupFoundation
 import AppGroupTesting
 import Foundation
 import SharedDefaults

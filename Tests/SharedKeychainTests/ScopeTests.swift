@@ -5,6 +5,8 @@
 #if !canImport(Darwin)
 
 import AppGroupContainer
+
+import AppGroupFoundation
 import AppGroupTesting
 import Foundation
 import SharedDefaults

@@ -33,7 +33,7 @@ package struct CoordinationTree: Sendable, Hashable {
     package let root: String?
 
     /// The tree and key of the item at the absolute, standardized `itemPath`.
-    static func locate(_ itemPath: String) throws(AppGroupError) -> (tree: CoordinationTree, key: String) {
+    package static func locate(_ itemPath: String) throws(AppGroupError) -> (tree: CoordinationTree, key: String) {
         if let root = deviceRoot(above: itemPath) {
             let key = String(decoding: itemPath.utf8.dropFirst(root.utf8.count + 1), as: UTF8.self)
             return (CoordinationTree(path: root + "/" + directoryName, root: root), key)
@@ -66,7 +66,7 @@ package struct CoordinationTree: Sendable, Hashable {
     /// - Throws: ENOENT (as ``AppGroupError/systemCall(operation:path:errno:)``) when
     ///   it is missing and not `creating`; ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
     ///   or ``AppGroupError/unsafePath(path:problem:)`` for a directory not to be trusted.
-    func open(creating: Bool) throws(AppGroupError) -> ContainedDirectory {
+    package func open(creating: Bool) throws(AppGroupError) -> ContainedDirectory {
         if let root {
             do {
                 return try ContainedDirectory.open(path, below: root)

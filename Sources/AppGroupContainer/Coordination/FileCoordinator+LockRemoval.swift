@@ -19,7 +19,7 @@ extension FileCoordinator {
     /// (<doc:LockingProtocol>, section 1, the exceptions), so that a folder whose
     /// items come and go (a queue) leaves no lock file per item it ever held in
     /// the coordination tree. Best effort: a lock file that stays costs nothing.
-    static func removeLockFile(ofDeleted item: Item) {
+    package static func removeLockFile(ofDeleted item: Item) {
         guard !item.slot.placement.beside, SystemCalls.isAbsent(item.path) else { return }
         if (try? SystemCalls.unlink(item.lockPath)) == true { item.slot.dropIdle() }
     }

@@ -54,15 +54,6 @@ package struct FileCoordinator: Sendable {
         self.lockFiles = lockFiles
     }
 
-    /// The options of a coordinated read: Apple's `NSFileCoordinator.ReadingOptions`
-    /// (Foundation's on Apple's platforms, the package's on Linux). This coordinator
-    /// asks no presenters, so only `.resolvesSymbolicLink` changes what it does.
-    package typealias ReadingOptions = NSFileCoordinator.ReadingOptions
-    /// The options of a coordinated write: Apple's `NSFileCoordinator.WritingOptions`.
-    /// Every writing option takes the same exclusive lock; they record intent
-    /// (`.forDeleting` also removes the deleted item's lock file).
-    package typealias WritingOptions = NSFileCoordinator.WritingOptions
-
     // MARK: Synchronous forms
 
     /// Runs `reader` while holding a shared lock on `url`: other readers may run at
@@ -151,11 +142,11 @@ package struct FileCoordinator: Sendable {
     // MARK: Machinery
 
     /// An item ready to coordinate: the URL the accessor gets, its path, its lock file.
-    struct Item {
-        let url: URL
-        let path: String
+    package struct Item {
+        package let url: URL
+        package let path: String
         let slot: LockSlot
-        var lockPath: String { slot.lockPath }
+        package var lockPath: String { slot.lockPath }
     }
 
     struct Step {
@@ -260,7 +251,7 @@ package struct FileCoordinator: Sendable {
 
     /// Validates `url` and finds its lock file: standardized, with a symbolic link
     /// resolved when asked.
-    func item(_ url: URL, resolvingLinks: Bool) throws(AppGroupError) -> Item {
+    package func item(_ url: URL, resolvingLinks: Bool) throws(AppGroupError) -> Item {
         guard url.isFileURL else {
             throw .unsafePath(path: url.absoluteString, problem: "only file URLs can be coordinated")
         }

@@ -25,8 +25,8 @@ import AppGroupSystem
 ///
 /// A value, not an object: each coordination takes one, and allocating and freeing
 /// it was a twentieth of an uncontended coordination (issue 30). Release it once.
-struct FileLock: Sendable {
-    enum Mode: Int32, Sendable {
+package struct FileLock: Sendable {
+    package enum Mode: Int32, Sendable {
         case shared = 1
         case exclusive = 2
 

@@ -5,18 +5,18 @@ import Foundation
 /// (`APP_GROUP_CONTAINERS_ROOT`, which a simulated device sets for each target it
 /// launches, else the default root). Darwin notifications are system-wide on an
 /// iOS device; here they are device-wide, never across devices.
-enum DarwinNotifications {
+package enum DarwinNotifications {
     /// Apple documents no limit on a name's length, and libnotify checks none
     /// (`notify_post` sends `strlen(name)` bytes out of line to notifyd); this
     /// package refuses names longer than this many UTF-8 bytes (notify(3):
     /// `NOTIFY_STATUS_INVALID_NAME`; the CF functions report and ignore them), so
     /// a runaway name is said, not hashed.
-    static let nameLimit = 1024
+    package static let nameLimit = 1024
 
     private static let table = Locked<SignalTable?>(nil)
 
     /// The table, opened on first use; nil (with a diagnostic) when it cannot be.
-    static func deviceTable() -> SignalTable? {
+    package static func deviceTable() -> SignalTable? {
         if let known = table.withLock({ $0 }) { return known }
         let root = ContainerRoot(ContainerResolver.root())
         do {
@@ -30,7 +30,7 @@ enum DarwinNotifications {
     }
 
     /// Why `name` is refused; nil when it may be used.
-    static func problem(_ name: String) -> String? {
+    package static func problem(_ name: String) -> String? {
         if name.isEmpty { return "the name is empty" }
         if name.utf8.count > nameLimit { return "the name is \(name.utf8.count) bytes long; the limit is \(nameLimit)" }
         if name.utf8.contains(0) { return "the name contains a NUL byte" }

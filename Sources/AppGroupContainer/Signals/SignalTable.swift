@@ -73,7 +73,7 @@ package final class SignalTable: @unchecked Sendable {
 
     /// The slot of `name`, claimed if no process has yet; 0 when the table is full.
     /// Two names with the same 64-bit hash share a slot (a notice too many).
-    func slot(of name: String) -> Int {
+    package func slot(of name: String) -> Int {
         let hash = Self.hash(name)
         let start = Int(hash % UInt64(Self.slotCount - 1)) + 1
         for probe in 0..<Self.probeLimit {
@@ -116,7 +116,7 @@ package final class SignalTable: @unchecked Sendable {
     }
 
     /// The count of posts of the name in `slot` (wrapping).
-    func count(_ slot: Int) -> UInt32 { SharedWord.load(counter(slot)) }
+    package func count(_ slot: Int) -> UInt32 { SharedWord.load(counter(slot)) }
 
     /// Slots claimed; for tests and the appgroup tool.
     package var namesInUse: Int {
@@ -137,11 +137,11 @@ package final class SignalTable: @unchecked Sendable {
 
     /// The table of the tree that holds `itemPath`'s coordination files: its
     /// device's, or for an item under no device root, the user's private tree's.
-    static func forItem(_ itemPath: String) throws(AppGroupError) -> SignalTable {
+    package static func forItem(_ itemPath: String) throws(AppGroupError) -> SignalTable {
         try forTree(CoordinationTree.locate(itemPath).tree)
     }
 
-    static func forTree(_ tree: CoordinationTree) throws(AppGroupError) -> SignalTable {
+    package static func forTree(_ tree: CoordinationTree) throws(AppGroupError) -> SignalTable {
         let key = ExactPath(tree.path)
         if let known = open.withLock({ $0[key] }) { return known }
         let table = try make(in: tree)

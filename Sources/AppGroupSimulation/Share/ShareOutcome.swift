@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 /// How a share request to an extension ended, as the share sheet learns it

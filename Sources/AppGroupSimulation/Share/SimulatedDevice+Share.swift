@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 // The share sheet, simulated: what iOS does when the user picks an app's share

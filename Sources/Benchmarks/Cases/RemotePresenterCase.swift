@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 /// Part of case 10: a coordinated write in this process while a child presents the

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Testing
 
 /// The Core Foundation idioms ported iOS code writes compile and mean what they

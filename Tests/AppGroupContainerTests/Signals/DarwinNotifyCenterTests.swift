@@ -1,4 +1,5 @@
 import AppGroupContainer
+import notify
 import AppGroupTesting
 import AppGroupSystem
 import Foundation

@@ -6,7 +6,7 @@
 import Foundation
 import NotesShared
 #if !canImport(Darwin)
-import AppGroupContainer  // NSExtensionContext, NSItemProvider and `extensionContext` on Linux
+import AppGroupFoundation  // NSExtensionContext, NSItemProvider and `extensionContext` on Linux
 #endif
 
 final class ShareViewController: NSObject, NSExtensionRequestHandling {

@@ -3,7 +3,7 @@
 import Foundation
 import NotesShared
 #if !canImport(Darwin)
-import AppGroupContainer
+import AppGroupSimulation  // ExtensionMain
 
 // Started by the share sheet (SimulatedDevice.share): the request goes to the
 // principal object, as iOS hands it to the class Info.plist names.

@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // NSFileCoordinator and NSFilePresenter on Linux
+import AppGroupFoundation // NSFileCoordinator and NSFilePresenter on Linux
 #endif
 
 /// A JSON file in the group container that several targets read and change,

@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // containerURL(forSecurityApplicationGroupIdentifier:) on Linux
+import AppGroupFoundation // containerURL(forSecurityApplicationGroupIdentifier:) on Linux
 #endif
 
 /// The identifiers every Notes target shares, as their entitlements name them.

@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // NSFilePresenter on Linux
+import AppGroupFoundation // NSFilePresenter on Linux
 #endif
 
 /// The app's notes (`Notes.json` in the group container): what it received

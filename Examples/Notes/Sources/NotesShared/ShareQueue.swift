@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // NSFilePresenter on Linux
+import AppGroupFoundation // NSFilePresenter on Linux
 #endif
 
 /// The items the share extension received that the app has not taken yet:

@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // NSFileCoordinator and NSFilePresenter on Linux
+import AppGroupFoundation // NSFileCoordinator and NSFilePresenter on Linux
 #endif
 
 /// The running app's side: presents the share queue file and receives every

@@ -1,6 +1,6 @@
 import Foundation
 #if !canImport(Darwin)
-import AppGroupContainer // NSFileCoordinator and ProcessInfo.performExpiringActivity on Linux
+import AppGroupFoundation // NSFileCoordinator and ProcessInfo.performExpiringActivity on Linux
 #endif
 
 /// The widget's refresh of its timeline: a transaction on the database the app
