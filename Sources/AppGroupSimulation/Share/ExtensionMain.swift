@@ -31,7 +31,7 @@ public enum ExtensionMain {
     public static var hasRequest: Bool { ProcessInfo.processInfo.environment[ExtensionWire.environmentKey] != nil }
 
     /// Reads the request the share sheet started this process with, makes its
-    /// ``NSExtensionContext`` (also the global ``extensionContext``), calls
+    /// `NSExtensionContext` (also the global `extensionContext`), calls
     /// `principal.beginRequest(with:)` on the main thread and runs the main queue
     /// until the extension completes or cancels the request; the process then exits 0
     /// (after `completeRequest`'s completion handler), as iOS ends an extension whose
