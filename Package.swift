@@ -105,7 +105,7 @@ let package = Package(
         // temporary directories, threads, python3), and DeviceTestSupport (simulated
         // devices and the probes, on AppGroupTesting). Neither is a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .target(name: "DeviceTestSupport", dependencies: ["TestSupport", "AppGroupTesting", "AppGroupContainer", "AppGroupSystem"],
+        .target(name: "DeviceTestSupport", dependencies: ["TestSupport", "AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupSystem"],
                 path: "Tests/DeviceTestSupport"),
         // The codec's own tests: round trips against Foundation and Python's plistlib,
         // hostile inputs, nesting limits, seeded fuzzing, the old-style and plutil text.
@@ -114,7 +114,11 @@ let package = Package(
         // The system layer: the system-call seam and its callers, exact path comparison.
         .testTarget(name: "AppGroupSystemTests", dependencies: ["AppGroupSystem", "AppGroupContainer", "ShareInbox", "SharedKeychain",
                                                                 "AppGroupTesting", "TestSupport", "DeviceTestSupport"]),
-        // Containers, identity, coordination, NSFileCoordinator; and in EveryStore/ the tests
+        // Apple's names: NSFileCoordinator and NSFilePresenter (in one process and across
+        // processes), NSItemProvider, the Core Foundation names, the Darwin notify center and notify(3).
+        .testTarget(name: "AppGroupFoundationTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupProbe",
+                                                                    "SignalProbe", "TestSupport", "DeviceTestSupport"]),
+        // Containers, identity, coordination, the signal table; and in EveryStore/ the tests
         // that cross every store built on them at once (crash, soak, faults, hostile input,
         // links, modes), whose guarantees the Reliability article of this module states.
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupProbe", "AppGroupSystem", "SignalProbe",
@@ -172,14 +176,15 @@ package.targets += [
 ]
 package.targets += [
     // An app's own module with types named like the package's API, and a test that
-    // imports it beside Security and LocalAuthentication: those expose Apple's names only.
+    // imports it beside Security, LocalAuthentication, WidgetKit, AppGroupFoundation and
+    // notify: those expose Apple's names only.
     .target(name: "SecurityNamesFixture", path: "Tests/SecurityNamesFixture"),
-    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "SecurityNamesFixture"]),
+    .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "AppGroupFoundation", "notify", "SecurityNamesFixture"]),
 ]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
 }
-for name in ["SignalProbe", "AppGroupContainerTests", "ImportVisibilityTests"] {
+for name in ["SignalProbe", "AppGroupFoundationTests", "ImportVisibilityTests"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["notify"]
 }
 #endif

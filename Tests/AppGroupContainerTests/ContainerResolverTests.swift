@@ -1,5 +1,6 @@
 import AppGroupTesting
 import AppGroupContainer
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import AppGroupContainer
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import AppGroupContainer
 import AppGroupFoundation
 import AppGroupTesting
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

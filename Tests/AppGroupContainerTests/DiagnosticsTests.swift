@@ -1,5 +1,6 @@
 import AppGroupContainer
 import AppGroupTesting
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

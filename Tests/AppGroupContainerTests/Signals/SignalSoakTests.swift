@@ -1,5 +1,6 @@
 import AppGroupTesting
 @testable import AppGroupContainer
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

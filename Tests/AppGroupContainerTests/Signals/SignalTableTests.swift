@@ -1,6 +1,7 @@
 import AppGroupTesting
 @testable import AppGroupContainer
 import AppGroupSystem
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import AppGroupTesting
 import AppGroupContainer
 import AppGroupFoundation
 import AppGroupSystem
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import AppGroupContainer
 import AppGroupFoundation
 import AppGroupSystem
 import AppGroupTesting
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport

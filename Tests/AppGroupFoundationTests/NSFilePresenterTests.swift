@@ -1,15 +1,9 @@
 import AppGroupContainer
 import AppGroupFoundation
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport
-
-/// Registers `presenter` for the duration of `body`.
-func presenting<T>(_ presenter: NSFilePresenter, _ body: () throws -> T) rethrows -> T {
-    NSFileCoordinator.addFilePresenter(presenter)
-    defer { NSFileCoordinator.removeFilePresenter(presenter) }
-    return try body()
-}
 
 @Suite("NSFilePresenter in one process")
 struct NSFilePresenterTests {

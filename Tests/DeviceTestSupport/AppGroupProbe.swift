@@ -3,11 +3,11 @@ import Foundation
 import Testing
 
 /// AppGroupProbe (Sources/AppGroupProbe), the child process these tests spawn.
-enum Probe {
+package enum Probe {
     /// Starts the probe with `arguments`; `environment` is merged into this
     /// process's, from which the test runner's own `APP_GROUP_*` identity is
     /// removed first (it must not leak into the child).
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> LaunchedProcess {
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> LaunchedProcess {
         var merged = ProcessInfo.processInfo.environment
         for key in merged.keys where key.hasPrefix("APP_GROUP_") { merged[key] = nil }
         merged.merge(environment) { _, new in new }
@@ -15,13 +15,13 @@ enum Probe {
     }
 
     /// The built probe executable.
-    static func executable() throws -> URL {
+    package static func executable() throws -> URL {
         try SimulatedDevice.requireBuiltExecutable(named: "AppGroupProbe")
     }
 
     /// Runs the probe to completion and expects exit status 0 within `seconds`.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout seconds: Double = 30,
+    package static func run(_ arguments: [String], environment: [String: String] = [:], timeout seconds: Double = 30,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> LaunchedProcess {
         let probe = try start(arguments, environment: environment)
         let end = probe.wait(timeout: seconds)
@@ -33,7 +33,7 @@ enum Probe {
 
 /// Kills every probe still running when `body` ends, however it ends: a failing
 /// test must not leave a lock holder sleeping forever.
-func withProbes<T>(_ body: (inout [LaunchedProcess]) throws -> T) rethrows -> T {
+package func withProbes<T>(_ body: (inout [LaunchedProcess]) throws -> T) rethrows -> T {
     var probes: [LaunchedProcess] = []
     defer { for probe in probes { probe.kill(); probe.wait(timeout: 5) } }
     return try body(&probes)

@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 /// SignalProbe (Sources/SignalProbe), the child process of the signal tests.
-enum SignalProbe {
+package enum SignalProbe {
     /// Starts it with `arguments`, the test runner's `APP_GROUP_*` removed and
     /// `environment` merged in.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> LaunchedProcess {
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> LaunchedProcess {
         var merged = ProcessInfo.processInfo.environment
         for key in merged.keys where key.hasPrefix("APP_GROUP_") { merged[key] = nil }
         merged.merge(environment) { _, new in new }
@@ -15,7 +15,7 @@ enum SignalProbe {
 
     /// Runs it to its end and expects success.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> LaunchedProcess {
+    package static func run(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> LaunchedProcess {
         let probe = try start(arguments, environment: environment)
         let end = probe.wait(timeout: 60)
         #expect(end.succeeded, "SignalProbe \(arguments.joined(separator: " ")): \(probe.standardError)", sourceLocation: sourceLocation)
@@ -23,13 +23,13 @@ enum SignalProbe {
     }
 
     /// The "delivered"/"woke"/"token" lines a probe printed so far.
-    static func deliveries(_ probe: LaunchedProcess, prefix: String = "delivered") -> Int {
+    package static func deliveries(_ probe: LaunchedProcess, prefix: String = "delivered") -> Int {
         probe.outputLines.filter { $0.hasPrefix(prefix + " ") }.count
     }
 }
 
 /// Kills every probe still running when `body` ends.
-func withSignalProbes<T>(_ body: (inout [LaunchedProcess]) throws -> T) rethrows -> T {
+package func withSignalProbes<T>(_ body: (inout [LaunchedProcess]) throws -> T) rethrows -> T {
     var probes: [LaunchedProcess] = []
     defer {
         for probe in probes {

@@ -2,6 +2,7 @@ import AppGroupContainer
 import notify
 import AppGroupTesting
 import AppGroupSystem
+import DeviceTestSupport
 import Foundation
 import Testing
 import TestSupport
