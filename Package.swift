@@ -57,9 +57,10 @@ let package = Package(
         .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"], plugins: ["LayeringCheck"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
-        // AppGroupSimulation holds the devices, targets and processes; AppGroupTesting
-        // re-exports it and adds the Swift Testing trait and XCTest support, so that
-        // ShareFlowDemo (an ordinary executable) links no test framework.
+        // AppGroupSimulation holds the devices, targets and processes, and ExtensionMain (a
+        // share extension's entry point); AppGroupTesting re-exports it and adds the Swift
+        // Testing trait and XCTest support, so that ShareFlowDemo and a share extension's
+        // executable (ordinary executables) link no test framework.
         .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "WidgetReloads"], plugins: ["LayeringCheck"]),
         // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
         // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
@@ -155,8 +156,9 @@ let package = Package(
 
 // On Linux, where Apple's frameworks do not exist, modules named Security and
 // LocalAuthentication re-export SharedKeychain, and `notify` declares notify(3)'s
-// names, so that iOS code compiles with its import lines unchanged. The manifest is compiled for the host, so on
-// Apple's platforms these targets do not exist and `import Security` finds Apple's.
+// names, so that iOS code compiles with its import lines unchanged. The manifest is
+// compiled for the host, so on Apple's platforms these targets do not exist and
+// `import Security` finds Apple's.
 #if os(Linux)
 package.products += [
     .library(name: "Security", targets: ["Security"]),
