@@ -1,6 +1,7 @@
-// On iOS, `import Foundation` gives NSFileCoordinator, URL and OperationQueue at
-// once. Re-exporting Foundation lets `import AppGroupContainer` alone stand in
-// for it, so a file that swaps one import line for the other still compiles.
+// The package's own API speaks Foundation's types (URL, Data, Date): re-exporting
+// Foundation lets `import AppGroupContainer` alone compile a file that uses it.
+// Apple's names that Linux's Foundation lacks (NSFileCoordinator...) are
+// AppGroupFoundation's, above this module.
 @_exported import Foundation
 
 // Two declarations of the system layer travel with this module, and no more: the
