@@ -16,6 +16,9 @@ struct WidgetSchedulingTests {
             try device.setForegroundApp(notes.app)
             try await notes.save("by itself", reload: true)
             #expect(try await waitUntil(seconds: 60) { try notes.shownNotes() == ["note: by itself"] })
+            // The daemon records the run once the provider's process has ended, a
+            // moment after its timeline shows: wait for the record, then it is the only one.
+            #expect(try await waitUntil(seconds: 60) { try !device.widgetReloads.isEmpty })
             #expect(try device.widgetReloads.map(\.outcome) == [.ran])
         }
     }
