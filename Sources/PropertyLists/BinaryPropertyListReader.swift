@@ -49,9 +49,9 @@ package enum BinaryPropertyListReader {
         try data.withBytes { (raw) throws(PropertyListError) in
             var parser = try Parser(raw.bindMemory(to: UInt8.self), allowingUIDs: false)
             defer { parser.release() }
-            guard var target = key else { return (try parser.checkAll(lookingUp: nil).root, nil) }
+            guard var target = key else { return (try parser.checkEither(lookingUp: nil).root, nil) }
             return try target.withUTF8Bytes { (utf8) throws(PropertyListError) in
-                let (root, found) = try parser.checkAll(lookingUp: utf8)
+                let (root, found) = try parser.checkEither(lookingUp: utf8)
                 guard let found else { return (root, nil) }
                 // The whole file passed: decode that one value, counted afresh.
                 parser.seen = 0
