@@ -287,7 +287,19 @@ public final class SharedDefaults: @unchecked Sendable {
     }
 
     /// A string; a number becomes its string value (123 → "123"). Nil otherwise.
-    public func string(forKey defaultName: String) -> String? { Conversions.string(object(forKey: defaultName)) }
+    public func string(forKey defaultName: String) -> String? {
+        // A stored string is answered from the decoded entry itself: going through
+        // `object(forKey:)` boxed it as `Any` and cast it back (issue 30). Anything
+        // else takes the same way as `object(forKey:)`, errors and defaults alike.
+        do {
+            let stored = try SharedDefaultsError.passingUp(path: fileURL.path) { try store.currentValue(forKey: defaultName) }
+            if case .string(let string)? = stored { return string }
+            return Conversions.string(stored.map(CanonicalTree.value) ?? registeredValue(forKey: defaultName))
+        } catch {
+            report(error, during: "object(forKey: \"\(defaultName)\")")
+            return Conversions.string(registeredValue(forKey: defaultName))
+        }
+    }
     /// An array; nil when missing or not an array.
     public func array(forKey defaultName: String) -> [Any]? { object(forKey: defaultName) as? [Any] }
     /// A dictionary; nil when missing or not a dictionary. Of nested keys that

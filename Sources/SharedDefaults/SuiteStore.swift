@@ -73,9 +73,14 @@ final class SuiteStore: @unchecked Sendable {
         }
     }
 
-    // Guards `cache`, `retired` and `parses`; never held across a file lock.
+    // Guards `cache`, `retired`, `parses` and `expectingChange`; never held across a file lock.
     private let lock = NSLock()
     private var cache: Cache?
+    /// Set when the last refresh found another process's save: the next one then
+    /// opens the file at once (open, fstat), which finds a change in one path walk
+    /// instead of an lstat and then the open; it costs an open, fstat and close
+    /// instead of an lstat when the file did not change after all, and is cleared.
+    private var expectingChange = false
     private var parses = 0
     /// Caches replaced by reads, not yet handed to the background (see `retire`).
     private var retired: [Cache] = []
@@ -160,14 +165,34 @@ final class SuiteStore: @unchecked Sendable {
     /// a read and a check when it did, which also reads `key` alone from a binary
     /// file). Called with `lock` held.
     private func refreshLocked(lookingUp key: String? = nil) throws {
-        let identity = try currentIdentity()
-        // Compared in place: `if let cache` copied the whole cache at every read.
-        if cache != nil, cache?.identity == identity { return }
+        var opened: (data: Data, pin: AtomicFile.Pin)?
+        if expectingChange, cache != nil {
+            switch try? AtomicFile.readPinned(atPath: path, below: root, unlessIdentity: cache?.identity, standard: pathIsStandard) {
+            case .unchanged?:
+                expectingChange = false
+                return
+            case .changed(let data, let pin)?:
+                opened = (data, pin)
+            case nil:
+                // No file, or an error: the lstat below decides, as on any read,
+                // and throws what it would have thrown.
+                break
+            }
+        }
+        if opened == nil {
+            let identity = try currentIdentity()
+            // Compared in place: `if let cache` copied the whole cache at every read.
+            if cache != nil, cache?.identity == identity {
+                expectingChange = false
+                return
+            }
+        }
         let span = Tracing.begin(.suiteRead)
-        let fresh = try load(lookingUp: key)
+        let fresh = try opened.map { parse($0, lookingUp: key) } ?? load(lookingUp: key)
         span?.end(path, [("key", key ?? "(all)"), ("version", Self.traceVersion(fresh.identity))],
                   flowIn: fresh.identity.map { Self.flowID(path, $0) })
         if fresh.pin != nil { parses += 1 }
+        expectingChange = fresh.pin != nil && cache != nil
         replaceCache(with: fresh, batching: true)
     }
 
@@ -208,6 +233,11 @@ final class SuiteStore: @unchecked Sendable {
             throw SharedDefaultsError.fileSystem(path: path, reason: error)
         }
         guard let read else { return Cache(pin: nil, values: PropertyListDictionary(), problem: nil) }
+        return parse(read, lookingUp: key)
+    }
+
+    /// The cache of the file `read` holds (see ``load(lookingUp:)``).
+    private func parse(_ read: (data: Data, pin: AtomicFile.Pin), lookingUp key: String?) -> Cache {
         if BinaryPropertyListReader.isBinary(read.data) {
             // Binary: checked whole now (a damaged file is found here, as a full
             // decode would find it), values decoded when first needed.
@@ -363,7 +393,11 @@ final class SuiteStore: @unchecked Sendable {
         // re-parsing our own file.
         let saved = try? AtomicFile.pin(atPath: path, below: root)
         let committed = values
-        lock.withLock { replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }, batching: false) }
+        lock.withLock {
+            // This process's own save: the next read most likely finds it unchanged.
+            expectingChange = false
+            replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }, batching: false)
+        }
         return Committed(result: result, recovered: recovered)
     }
 
