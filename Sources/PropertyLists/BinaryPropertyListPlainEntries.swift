@@ -51,8 +51,10 @@ extension BinaryPropertyListReader.Parser {
     /// cost half as many instructions (callgrind, issue 30), and a read after
     /// another process's save checks the whole suite to answer one key.
     ///
-    /// Changes nothing in the parser (no value counted, no container marked open).
-    func checkPlainEntries(lookingUp key: UnsafeBufferPointer<UInt8>?) -> PlainOutcome {
+    /// Changes nothing in the parser (no value counted, no container marked open);
+    /// `mutating` only so that the call does not copy the parser (see
+    /// ``length(at:marker:object:)``).
+    mutating func checkPlainEntries(lookingUp key: UnsafeBufferPointer<UInt8>?) -> PlainOutcome {
         switch (offsetSize, refSize) {
         case (1, 1): return plainEntries(lookingUp: key, offsets: Width1.self, refs: Width1.self)
         case (2, 1): return plainEntries(lookingUp: key, offsets: Width2.self, refs: Width1.self)
@@ -64,7 +66,7 @@ extension BinaryPropertyListReader.Parser {
         }
     }
 
-    private func plainEntries<O: BigEndianWidth, R: BigEndianWidth>(lookingUp key: UnsafeBufferPointer<UInt8>?,
+    private mutating func plainEntries<O: BigEndianWidth, R: BigEndianWidth>(lookingUp key: UnsafeBufferPointer<UInt8>?,
                                                                    offsets: O.Type, refs: R.Type) -> PlainOutcome {
         guard let base = bytes.baseAddress else { return .notPlain }
         let table = self.table, objects = self.objectCount

@@ -31,7 +31,11 @@ final class SuiteStore: @unchecked Sendable {
     let durable: Bool
     let format: PropertyListSerialization.PropertyListFormat
 
-    private struct Cache: Sendable {
+    /// A class, so that installing, retiring and reading it moves one reference:
+    /// as a struct, each hand-off copied and destroyed every field (a tenth of a
+    /// read after another process's save, callgrind, issue 30). Unchecked Sendable:
+    /// changed only under `lock` while current; once retired, only released.
+    private final class Cache: @unchecked Sendable {
         /// The file the values came from, kept open; nil when there was no file.
         var pin: AtomicFile.Pin?
         var identity: AtomicFile.Identity? { pin?.identity }
@@ -56,7 +60,7 @@ final class SuiteStore: @unchecked Sendable {
         }
 
         /// The values, decoding a checked file first.
-        mutating func decoded(path: String) -> PropertyListDictionary {
+        func decoded(path: String) -> PropertyListDictionary {
             if let values { return values }
             var decoded = PropertyListDictionary()
             if let checked {
@@ -138,26 +142,24 @@ final class SuiteStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try refreshLocked(lookingUp: key)
-        // The cache is read in place, never copied: a copy retains and releases
-        // each of its parts (callgrind, issue 30).
-        guard cache != nil else { return nil }
-        if let problem = cache?.problem { throw problem }
-        if let values = cache?.values { return values[key] }
-        if let checked = cache?.checked {
+        guard let cache else { return nil }
+        if let problem = cache.problem { throw problem }
+        if let values = cache.values { return values[key] }
+        if let checked = cache.checked {
             let exact = ExactKey(key)
-            if let known = cache?.readAlone.first(where: { $0.key == exact }) { return known.value }
-            if let count = cache?.readAlone.count, count < Self.keysReadAlone {
+            if let known = cache.readAlone.first(where: { $0.key == exact }) { return known.value }
+            if cache.readAlone.count < Self.keysReadAlone {
                 // Checked whole, so the value cannot meet damage; if it did, decode all.
                 do {
                     let value = try BinaryPropertyListReader.value(forKey: key, inCheckedDictionary: checked)
-                    cache?.readAlone.append((exact, value))
+                    cache.readAlone.append((exact, value))
                     return value
                 } catch {}
             }
         }
         // One key more from the same file: decode it whole, once.
-        let values = cache?.decoded(path: path) ?? PropertyListDictionary()
-        if let problem = cache?.problem { throw problem }
+        let values = cache.decoded(path: path)
+        if let problem = cache.problem { throw problem }
         return values[key]
     }
 
@@ -181,8 +183,7 @@ final class SuiteStore: @unchecked Sendable {
         }
         if opened == nil {
             let identity = try currentIdentity()
-            // Compared in place: `if let cache` copied the whole cache at every read.
-            if cache != nil, cache?.identity == identity {
+            if let cache, cache.identity == identity {
                 expectingChange = false
                 return
             }
@@ -209,7 +210,8 @@ final class SuiteStore: @unchecked Sendable {
         retiredBytes += old.identity?.size ?? 0
         if !batching || retired.count >= Self.retiredBatch || retiredBytes >= Self.retiredByteLimit {
             AtomicFile.releaseInBackground(retired)
-            retired = []
+            // Room for a whole batch at once (the array handed over is not reused).
+            retired.removeAll(keepingCapacity: true)
             retiredBytes = 0
         }
     }
@@ -247,7 +249,7 @@ final class SuiteStore: @unchecked Sendable {
                     return Cache(pin: read.pin, values: PropertyListDictionary(),
                                  problem: .corruptSuite(path: path, problem: Self.notADictionary(root), movedTo: nil))
                 }
-                var cache = Cache(pin: read.pin, values: nil, checked: read.data, problem: nil)
+                let cache = Cache(pin: read.pin, values: nil, checked: read.data, problem: nil)
                 if let key { cache.readAlone.append((ExactKey(key), value)) }
                 return cache
             } catch {
