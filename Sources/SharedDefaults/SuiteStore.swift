@@ -8,7 +8,9 @@ import PropertyLists
 /// reader opens either the old inode or the new one, never a torn file. A read
 /// costs one lstat(2) when nothing changed: the parsed suite is cached with the
 /// identity (device, inode, size, ctime) of the file it came from, and an atomic
-/// save always makes a new inode. Only a changed identity triggers a re-read: the
+/// save always makes a new inode (after a read that found a change, the next one
+/// opens the file and compares its fstat instead: see `expectingChange`). Only a
+/// changed identity triggers a re-read: the
 /// new file is checked whole, its first keys read are decoded alone, and it is
 /// decoded whole when more are needed (see `Cache`). The cache keeps the parsed
 /// file open (an `AtomicFile.Pin`), so its inode number cannot be handed to a
