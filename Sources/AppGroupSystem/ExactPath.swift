@@ -18,17 +18,20 @@ package struct ExactPath: Hashable, Sendable {
         if hashed == nil { for byte in string.utf8 { hasher.combine(byte) } }
     }
 
-    /// True when `a` and `b` are the same bytes: one memcmp for native strings
-    /// (`elementsEqual`, byte by byte, was a quarter of a coordinated write's
-    /// instructions, in the lock-slot lookup).
+    /// True when `a` and `b` are the same bytes: one memcmp over the strings' own
+    /// storage when both are native (`elementsEqual`, byte by byte, was a quarter
+    /// of a coordinated write's instructions; copying the strings to reach
+    /// `withUTF8` cost a retain and a release each).
     package static func same(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard let left = x.baseAddress, let right = y.baseAddress else { return x.count == y.count }
-                return memcmp(left, right, x.count) == 0
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        let compared = x.withContiguousStorageIfAvailable { left in
+            y.withContiguousStorageIfAvailable { right in
+                guard let l = left.baseAddress, let r = right.baseAddress else { return true } // both empty
+                return memcmp(l, r, left.count) == 0
             }
         }
+        if let compared, let compared { return compared }
+        return x.elementsEqual(y) // a bridged or otherwise foreign string
     }
 }

@@ -33,4 +33,26 @@ struct ExactPathTests {
             #expect(try inbox.pendingCount() == 1)
         }
     }
+
+    @Test("ExactPath.same: equal bytes only, for small, large, empty, substring-made and bridged strings")
+    func sameComparesBytes() {
+        let small = "/tmp/caf\u{E9}", smallTwin = "/tmp/cafe\u{301}" // canonically equal, other bytes
+        #expect(small == smallTwin)
+        #expect(!ExactPath.same(small, smallTwin))
+        let long = "/var/mobile/Containers/Shared/AppGroup/" + String(repeating: "d\u{E9}j\u{E0}/", count: 20)
+        let longTwin = "/var/mobile/Containers/Shared/AppGroup/" + String(repeating: "de\u{301}ja\u{300}/", count: 20)
+        #expect(long == longTwin)
+        #expect(!ExactPath.same(long, longTwin))
+        // The same bytes in other storage: a copy built piece by piece, a substring, NSString.
+        let rebuilt = String(decoding: Array(long.utf8), as: UTF8.self)
+        #expect(ExactPath.same(long, rebuilt))
+        let sliced = String(("x" + long).dropFirst())
+        #expect(ExactPath.same(long, sliced))
+        #expect(ExactPath.same(long, NSString(string: long) as String))
+        #expect(ExactPath.same(small, String(decoding: Array(small.utf8), as: UTF8.self)))
+        #expect(ExactPath.same("", ""))
+        #expect(!ExactPath.same("", "/"))
+        #expect(!ExactPath.same(long, long.dropLast() + "x"))
+        #expect(!ExactPath.same(small, String(small.dropLast()) + "e"))
+    }
 }
