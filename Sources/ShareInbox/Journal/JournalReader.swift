@@ -29,6 +29,8 @@ final class JournalReader {
         var end: Int64
         /// The record boundary that refresh reached: where the next one starts.
         var boundary: Int64
+        /// Its writer is gone and bytes stand past its zeros: read to the file's end.
+        var toFileEnd = false
         /// Delivered up to here: the offset of the head, when there is one.
         var cursor: Int64
         var head: JournalRecord.Header?
@@ -187,17 +189,18 @@ final class JournalReader {
             let cursor = try JournalCursor.read(forLog: name, in: journal, device: identity.device, inode: identity.inode,
                                                 end: identity.size, inbox: inbox.directory.path)
             let found = try JournalLogEnd.find(in: file, from: cursor, size: identity.size)
-            var end = found.end
             // Bytes past the zeros written ahead are never its writer's: another
-            // process appended them. Once the writer is gone (it can no longer write
-            // there), they are judged as a log's bytes are: delivered if records,
-            // set aside if not, the zeros before them passed.
-            if end < identity.size, try JournalLogEnd.endOfData(in: file, from: max(end, identity.size - 4096), size: identity.size) > end,
-               writerIsGone(name) {
-                end = identity.size
+            // process appended them (at the file's end, looked at here). Once the
+            // writer is gone (it can no longer write there), they are judged as a
+            // log's bytes are: delivered if records, set aside if not, the zeros
+            // before them passed.
+            var toFileEnd = false
+            if found.end < identity.size,
+               try JournalLogEnd.endOfData(in: file, from: max(found.end, identity.size - 4096), size: identity.size) > found.end {
+                toFileEnd = writerIsGone(name)
             }
-            logs[name] = Log(name: name, device: identity.device, inode: identity.inode, file: file, end: end, boundary: found.boundary,
-                             cursor: cursor)
+            logs[name] = Log(name: name, device: identity.device, inode: identity.inode, file: file, end: toFileEnd ? identity.size : found.end,
+                             boundary: found.boundary, toFileEnd: toFileEnd, cursor: cursor)
             noteOpened(name)
         } catch {
             file.close()
@@ -212,8 +215,9 @@ final class JournalReader {
     private func measure(_ name: String) {
         guard let log = logs[name], !log.deferred, let file = file(of: name) else { return }
         do {
-            let found = try JournalLogEnd.find(in: file, from: max(log.boundary, log.cursor), size: try file.currentIdentity().size)
-            logs[name]?.end = found.end
+            let size = try file.currentIdentity().size
+            let found = try JournalLogEnd.find(in: file, from: max(log.boundary, log.cursor), size: size)
+            logs[name]?.end = log.toFileEnd ? size : found.end
             logs[name]?.boundary = found.boundary
         } catch {
             deferLog(name, because: "its size or its records cannot be read (\(error))")

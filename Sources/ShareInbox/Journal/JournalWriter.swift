@@ -11,8 +11,9 @@ import Foundation
 /// (half the time of an append that grows the file, measured on ext4). Readers
 /// find where the records end by following their headers to the zero tail
 /// (``JournalLogEnd``). The zeros need no fsync of their own: the first record's
-/// fdatasync carries them. A log that cannot be written ahead (a full disk) goes
-/// on growing record by record, as a log of a non-durable instance does (O_APPEND).
+/// fdatasync carries them. The writer never writes past its own zeros (see
+/// ``makeRoom(_:for:)``); a log that cannot be written ahead at all (a full disk)
+/// is an O_APPEND log, as a non-durable instance's is.
 ///
 /// The log is created O_EXCL and exclusively locked (an OFD lock) by its writer
 /// for as long as the writer keeps it: a drain that can take that lock knows the

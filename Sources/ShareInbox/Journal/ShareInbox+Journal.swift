@@ -3,7 +3,7 @@ import Foundation
 
 extension ShareInbox {
     /// Where items without attachments are journaled (see the type's layout).
-    var journalDirectory: URL { directory.appendingPathComponent("Journal", isDirectory: true) }
+    var journalDirectory: URL { paths.journalDirectory }
 
     /// Publishes an item without attachments: under the sequence lock, its number
     /// is stored and its record appended to this instance's log with one write;
