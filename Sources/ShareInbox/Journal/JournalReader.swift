@@ -67,6 +67,13 @@ final class JournalReader {
     let budget = JournalScanBudget()
     /// Records numbered above this are not believed (see ``ShareInbox/isPlausible(_:after:)``).
     var ceiling: UInt64 = .max
+    /// Heads' payloads read with their headers, by log and offset, so that
+    /// delivering them reads nothing again; at most ``payloadCacheLimit`` bytes in
+    /// all (memory stays flat however many logs there are): past it, a payload is
+    /// read again when its number comes up.
+    var payloads: [String: (offset: Int64, data: Data)] = [:]
+    var payloadBytes = 0
+    static let payloadCacheLimit = 1 << 20
 
     private init(inbox: ShareInbox, journal: DirectoryHandle, consumerLock: OpenFile) {
         self.inbox = inbox
@@ -195,8 +202,8 @@ final class JournalReader {
             // log's bytes are: delivered if records, set aside if not, the zeros
             // before them passed.
             var toFileEnd = false
-            if found.end < identity.size,
-               try JournalLogEnd.endOfData(in: file, from: max(found.end, identity.size - 4096), size: identity.size) > found.end {
+            let tail = max(found.end, identity.size - 4096)
+            if found.end < identity.size, try JournalLogEnd.endOfData(in: file, from: tail, size: identity.size) > tail {
                 toFileEnd = writerIsGone(name)
             }
             logs[name] = Log(name: name, device: identity.device, inode: identity.inode, file: file, end: toFileEnd ? identity.size : found.end,
@@ -242,8 +249,9 @@ final class JournalReader {
         while let log = logs[name], log.head == nil, !log.deferred, log.cursor < log.end {
             guard let file = file(of: name) else { return }
             let found: JournalScanner.Found
+            let payload: Data?
             do {
-                found = try JournalScanner(file: file, end: log.end, budget: budget).next(at: log.cursor)
+                (found, payload) = try JournalScanner(file: file, end: log.end, budget: budget).nextWithPayload(at: log.cursor)
             } catch {
                 return deferLog(name, because: "it cannot be read (\(error))")
             }
@@ -277,6 +285,10 @@ final class JournalReader {
                 }
                 logs[name]?.head = header
                 heads[header.number] = name
+                if let payload, payloadBytes + payload.count <= Self.payloadCacheLimit {
+                    payloads[name] = (log.cursor, payload)
+                    payloadBytes += payload.count
+                }
             case .damaged(let upTo):
                 guard try quarantine(name, from: log.cursor, to: upTo, because: "bytes that are no whole, checked record, up to the next one") else { return }
             case .unfinished(let upTo):
@@ -326,7 +338,11 @@ final class JournalReader {
         guard let file = file(of: name) else { return .skipped }
         let payload: Data
         do {
-            payload = try file.read(header.length, at: log.cursor + Int64(header.headerSize))
+            if let cached = takePayload(name), cached.offset == log.cursor {
+                payload = cached.data
+            } else {
+                payload = try file.read(header.length, at: log.cursor + Int64(header.headerSize))
+            }
         } catch {
             deferLog(name, because: "its record \(number) cannot be read (\(error))")
             return .skipped
@@ -355,7 +371,15 @@ final class JournalReader {
         return .item(item, log: name)
     }
 
+    /// The cached payload of `name`'s head, removed from the cache.
+    func takePayload(_ name: String) -> (offset: Int64, data: Data)? {
+        guard let cached = payloads.removeValue(forKey: name) else { return nil }
+        payloadBytes -= cached.data.count
+        return cached
+    }
+
     func dropHead(_ name: String) {
+        _ = takePayload(name)
         guard let head = logs[name]?.head else { return }
         heads[head.number] = nil
         logs[name]?.head = nil
