@@ -102,6 +102,8 @@ public struct ShareInbox: Sendable {
     let session: String
     /// This instance's journal log, kept open across enqueues (shared by copies).
     let journalWriter = JournalWriter()
+    /// The `Sequence` file the journal's enqueues keep open.
+    let heldSequence = HeldSequenceFile()
     /// Paths every enqueue uses, made once (a URL made per enqueue was a sixth of its
     /// instructions, issue 30).
     let paths: InboxPaths
