@@ -50,8 +50,16 @@ enum InboxNames {
     /// The directory name of sequence number `n`: 20 digits, so that names sort
     /// as numbers do.
     static func itemName(_ n: UInt64) -> String {
-        let digits = String(n)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+        // Digits written into 20 bytes from the end: String(repeating:) and a
+        // concatenation cost an enqueue a tenth of its instructions (it makes three names).
+        String(unsafeUninitializedCapacity: 20) { buffer in
+            var value = n
+            for index in stride(from: 19, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            return 20
+        }
     }
 
     /// The sequence number an item directory name stands for; nil for any other name.

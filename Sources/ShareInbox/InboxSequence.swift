@@ -41,21 +41,22 @@ extension ShareInbox {
     /// Publishes under the next number what `place` writes given that number (a
     /// journal record): the same step under the same lock as an item in `Items/`.
     func publish(inbox: DirectoryHandle, placeNumber place: (UInt64) throws -> Void) throws -> UInt64 {
-        // Opened before the lock, which then covers only the read, the write and
-        // the placing: every enqueue of every process waits for that section.
-        let sequence: OpenFile
-        do {
-            sequence = try inbox.openOrCreateFile("Sequence")
-        } catch {
-            if InboxFailure.isWrongKind(error) {
-                // A directory, a link, a FIFO planted as Sequence: set aside, made again.
-                try repairSequenceFile()
-                sequence = try inbox.openOrCreateFile("Sequence")
-            } else {
-                throw error
+        // Opened (or the held one checked) before the lock, which then covers only
+        // the read, the write and the placing: every enqueue of every process waits
+        // for that section.
+        let sequence = try heldSequence.file(in: inbox) {
+            do {
+                return try inbox.openOrCreateFile("Sequence")
+            } catch {
+                if InboxFailure.isWrongKind(error) {
+                    // A directory, a link, a FIFO planted as Sequence: set aside, made again.
+                    try repairSequenceFile()
+                    return try inbox.openOrCreateFile("Sequence")
+                } else {
+                    throw error
+                }
             }
         }
-        defer { sequence.close() }
         return try publishNext(opened: sequence, place: place)
     }
 

@@ -42,7 +42,7 @@ extension ShareInbox {
         // A link planted at the inbox or above it since it was opened: refused here,
         // at every enqueue, not once at open. The walk's descriptor then serves the
         // whole enqueue: nothing below it is looked up by path again.
-        guard let inbox = try DirectoryHandle.open(directory, below: root) else {
+        guard let inbox = try DirectoryHandle.open(standardizedPath: paths.directory, below: root) else {
             throw AppGroupError.systemCall(operation: "openat", path: directory.path, errno: .ENOENT)
         }
         var record = try ItemRecord(validating: item, sender: senderBundleIdentifier)

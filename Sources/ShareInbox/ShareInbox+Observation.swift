@@ -13,7 +13,9 @@ extension ShareInbox {
         // number is, and so is a journal log growing. A drain writing a cursor or
         // taking the consumer lock is not (it would wake a draining observer
         // after each of its own drains, without end).
-        ShareInboxObservation(try DirectoryWatcher(directory: itemsDirectory, appendsIn: journalDirectory) { names in
+        // Only the logs' writes are watched in Journal/: the drain's own cursor
+        // writes, one per delivery, would wake the watcher's thread each time.
+        ShareInboxObservation(try DirectoryWatcher(directory: itemsDirectory, appendsIn: journalDirectory, appending: { JournalCursor.isLogName($0) }) { names in
             if names.contains(where: { !InboxNames.isTemporary($0) && !JournalCursor.isCursorName($0) && $0 != JournalReader.consumerLockName }) {
                 handler()
             }

@@ -102,6 +102,11 @@ public struct ShareInbox: Sendable {
     let session: String
     /// This instance's journal log, kept open across enqueues (shared by copies).
     let journalWriter = JournalWriter()
+    /// The `Sequence` file the journal's enqueues keep open.
+    let heldSequence = HeldSequenceFile()
+    /// Paths every enqueue uses, made once (a URL made per enqueue was a sixth of its
+    /// instructions, issue 30).
+    let paths: InboxPaths
 
     /// The default inbox name.
     public static let defaultName = "Inbox"
@@ -151,6 +156,7 @@ public struct ShareInbox: Sendable {
             throw ShareInboxError.unsafePath(path: directory.path, problem: "the path contains a NUL byte")
         }
         self.directory = directory.standardizedFileURL
+        self.paths = InboxPaths(directory: self.directory)
         self.durable = durable
         self.senderBundleIdentifier = senderBundleIdentifier
         self.readableDirectories = readableDirectories?.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
@@ -175,7 +181,7 @@ public struct ShareInbox: Sendable {
     var stagingDirectory: URL { directory.appendingPathComponent("Staging", isDirectory: true) }
     var claimsDirectory: URL { directory.appendingPathComponent("Claims", isDirectory: true) }
     var quarantineDirectory: URL { directory.appendingPathComponent("Quarantine", isDirectory: true) }
-    var sequenceFile: URL { directory.appendingPathComponent("Sequence", isDirectory: false) }
+    var sequenceFile: URL { paths.sequenceFile }
 
     /// The coordinator of drain sessions in `Claims/`: a session's lock must be
     /// found by listing Claims/ (recovery), so it stays beside the session

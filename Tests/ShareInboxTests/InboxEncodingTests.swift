@@ -69,3 +69,71 @@ struct InboxEncodingTests {
         #expect(accepted > 5_000)
     }
 }
+
+/// Issue 30: the drain's reader of the records this writer writes, against
+/// `JSONDecoder`: it takes only bytes the decoder reads as the same record.
+@Suite("Inbox canonical record reader", .dedicatedThreads)
+struct InboxCanonicalRecordTests {
+    static func decodedByFoundation(_ data: Data) -> ItemRecord? {
+        try? JSONDecoder().decode(ItemRecord.self, from: data)
+    }
+
+    static func same(_ a: ItemRecord, _ b: ItemRecord) throws -> Bool {
+        try InboxEncodingTests.encodedByFoundation(a) == InboxEncodingTests.encodedByFoundation(b)
+            && (a.date.bitPattern == b.date.bitPattern || (a.date == 0 && b.date == 0))
+    }
+
+    @Test("records written without attachments are read by the canonical reader, as JSONDecoder reads them; with attachments or escapes it declines (3,000 seeded records)")
+    func writtenRecords() throws {
+        var rng = SeededGenerator(seed: 0xCA11)
+        var taken = 0
+        for i in 0..<3_000 {
+            func text() -> String? {
+                Int.random(in: 0..<4, using: &rng) == 0 ? nil : InboxEncodingTests.texts.randomElement(using: &rng).map { $0 + String(i % 7) }
+            }
+            let item = SharedItem(url: Int.random(in: 0..<3, using: &rng) == 0 ? nil : URL(string: "https://example.com/a%20b/\(i)?q=x&r=%E9"),
+                                  title: text(), kind: ["public.url", "public.plain-text", "com.example.x-1"].randomElement(using: &rng)!,
+                                  date: Date(timeIntervalSince1970: InboxEncodingTests.dates.randomElement(using: &rng)! + Double(i % 3)))
+            var record = try ItemRecord(validating: item, sender: text())
+            if i % 5 == 0 { record.attachments.append(.init(name: "file.bin", size: 3)) }
+            let bytes = try record.encoded()
+            let reference = try #require(Self.decodedByFoundation(bytes), "record \(i)")
+            if let mine = ItemRecord.decodeCanonical(bytes) {
+                taken += 1
+                #expect(try Self.same(mine, reference), "record \(i): \(String(decoding: bytes, as: UTF8.self))")
+            } else {
+                let escapes = bytes.contains(UInt8(ascii: "\\"))
+                #expect(!record.attachments.isEmpty || escapes, "record \(i) declined: \(String(decoding: bytes, as: UTF8.self))")
+            }
+            #expect(try Self.same(try ItemRecord.decode(bytes, path: "record \(i)"), reference), "record \(i)")
+        }
+        #expect(taken > 1_000)
+    }
+
+    @Test("bytes changed, cut or grown (30,000 seeded mutations of written records): what the canonical reader takes, JSONDecoder reads as the same record")
+    func mutatedRecords() throws {
+        var rng = SeededGenerator(seed: 0xB17E)
+        let alphabet = Array(#"{}[]":,.-+eE0123456789 \abnrtux"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF, 0x80]
+        var taken = 0
+        for i in 0..<30_000 {
+            let item = SharedItem(url: URL(string: "https://example.com/\(i)"), title: i % 2 == 0 ? "title \(i)" : nil,
+                                  date: Date(timeIntervalSince1970: InboxEncodingTests.dates[i % InboxEncodingTests.dates.count]))
+            var bytes = [UInt8](try ItemRecord(validating: item, sender: i % 3 == 0 ? "ai.example.share" : nil).encoded())
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+                case 1: bytes.remove(at: at)
+                case 2: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+                default: bytes = Array(bytes.prefix(at))
+                }
+            }
+            let data = Data(bytes)
+            guard let mine = ItemRecord.decodeCanonical(data) else { continue }
+            taken += 1
+            let reference = try #require(Self.decodedByFoundation(data), "taken but not JSON: \(String(decoding: data, as: UTF8.self))")
+            #expect(try Self.same(mine, reference), "mutation \(i): \(String(decoding: data, as: UTF8.self))")
+        }
+        #expect(taken > 5_000)
+    }
+}

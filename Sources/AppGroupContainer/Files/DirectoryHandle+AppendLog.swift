@@ -2,7 +2,8 @@ import AppGroupSystem
 import Foundation
 
 // What an append-only log kept in a directory needs (the share inbox's journal):
-// a log created under a fresh name and appended to with O_APPEND, read back at
+// a log created under a fresh name and appended to (with O_APPEND, or at its
+// position over blocks written ahead), read back at
 // offsets, flushed with fdatasync, its name checked against the open inode, and
 // the directory listed and changed, every name resolved against the descriptor.
 extension DirectoryHandle {
@@ -13,6 +14,19 @@ extension DirectoryHandle {
     package func createAppendOnlyFile(_ name: String) throws(AppGroupError) -> OpenFile {
         let path = pathOf(name)
         let fd = try fromSystem(SystemCalls.open(at: self.fd, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW, mode: SystemCalls.fileMode, path: path))
+        try? SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path) // O_CREAT applied the umask
+        return OpenFile(fd: fd, path: path, size: 0)
+    }
+
+    /// Creates the new file `name` (refusing anything there, mode 0600 whatever
+    /// the umask) open to read and write at its position (no O_APPEND), for a log
+    /// written in place over blocks it allocated ahead (the share inbox's durable
+    /// journal: an fdatasync that changes no size writes no inode).
+    /// - Throws: an error for which ``FileOperations/isNameTaken(_:)`` is true when
+    ///   the name is in use; file-system errors.
+    package func createFileForWriting(_ name: String) throws(AppGroupError) -> OpenFile {
+        let path = pathOf(name)
+        let fd = try fromSystem(SystemCalls.open(at: self.fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: SystemCalls.fileMode, path: path))
         try? SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path) // O_CREAT applied the umask
         return OpenFile(fd: fd, path: path, size: 0)
     }

@@ -27,7 +27,14 @@ package final class DirectoryHandle {
     ///   non-directory on the way, ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
     ///   for another user's directory.
     package static func open(_ url: URL, below root: ContainerRoot?) throws(AppGroupError) -> DirectoryHandle? {
-        guard let directory = try ContainedDirectory.openIfPresent(url.standardizedFileURL.path, below: root) else { return nil }
+        try open(standardizedPath: url.standardizedFileURL.path, below: root)
+    }
+
+    /// ``open(_:below:)`` for a path already standardized (no `.`, `..` or `//`;
+    /// absolute): a caller that opens the same directory at every operation makes
+    /// the path once, since standardizing a URL costs more than the walk's own work.
+    package static func open(standardizedPath path: String, below root: ContainerRoot?) throws(AppGroupError) -> DirectoryHandle? {
+        guard let directory = try ContainedDirectory.openIfPresent(path, below: root) else { return nil }
         return try checked(DirectoryHandle(directory))
     }
 

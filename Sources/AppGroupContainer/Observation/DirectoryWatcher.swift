@@ -28,24 +28,38 @@ package final class DirectoryWatcher: Sendable {
     /// names in one set. For the share inbox, whose journal logs grow in place.
     /// When `appendsIn` is removed and made again, the new directory is watched
     /// (its name is reported once, for what it got before the watch moved).
-    package init(directory: URL, appendsIn second: URL?, handler delivered: @escaping @Sendable (Set<String>) -> Void) throws(AppGroupError) {
+    ///
+    /// `appending` names the files of `appendsIn` whose writes count; on Linux each
+    /// of them gets a watch of its own, so that a write to any other file there
+    /// (the inbox drain's cursors, written at every delivery) wakes no thread at
+    /// all. Files appearing, moving in or going are reported whatever their name.
+    /// When the kernel refuses a file its watch (the inotify limit), every write in
+    /// the directory is reported instead, as without `appending`.
+    package init(directory: URL, appendsIn second: URL?, appending: (@Sendable (String) -> Bool)? = nil,
+                 handler delivered: @escaping @Sendable (Set<String>) -> Void) throws(AppGroupError) {
         self.directory = directory
         // Its thread inherits no scope: it answers as whoever made the watcher.
         let identity = CarriedIdentity.here()
         let handler: @Sendable (Set<String>) -> Void = { names in identity.run { delivered(names) } }
         #if os(Linux)
         var remade: Remade?
+        var appends: AppendWatches?
         let inotify = try fromSystem(SystemCalls.inotifyInit())
         do throws(SystemError) {
             let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
             let main = try SystemCalls.inotifyAddWatch(inotify, directory.path, mask)
             if let second {
-                let appends = UInt32(IN_MODIFY | IN_MOVED_TO)
-                _ = try SystemCalls.inotifyAddWatch(inotify, second.path, appends)
+                let names = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
+                let secondMask = appending == nil ? UInt32(IN_MODIFY | IN_MOVED_TO) : names
+                let watch = try SystemCalls.inotifyAddWatch(inotify, second.path, secondMask)
+                if let appending {
+                    appends = AppendWatches(inotify: inotify, path: second.path, directoryWatch: watch, accepts: appending)
+                    appends?.watchExisting()
+                }
                 // A watch follows an inode: if another process removes `second` and
                 // it is made again, its parent says so and the new one is watched.
                 let parent = try SystemCalls.inotifyAddWatch(inotify, second.deletingLastPathComponent().path, UInt32(IN_CREATE | IN_MOVED_TO) | UInt32(IN_MASK_ADD))
-                if parent != main { remade = Remade(parentWatch: parent, name: second.lastPathComponent, path: second.path, mask: appends) }
+                if parent != main { remade = Remade(parentWatch: parent, name: second.lastPathComponent, path: second.path, mask: secondMask) }
             }
         } catch {
             SystemCalls.close(inotify)
@@ -59,8 +73,9 @@ package final class DirectoryWatcher: Sendable {
             throw AppGroupError(error)
         }
         stop = Locked({ SystemCalls.poke(wake.write) })
-        let thread = Thread { [remade] in
-            Self.run(inotify: inotify, wake: wake.read, remade: remade, handler: handler)
+        let thread = Thread { [remade, appends] in
+            var appends = appends
+            Self.run(inotify: inotify, wake: wake.read, remade: remade, appends: &appends, handler: handler)
             SystemCalls.close(inotify)
             SystemCalls.close(wake.read)
             SystemCalls.close(wake.write)
@@ -107,6 +122,35 @@ package final class DirectoryWatcher: Sendable {
     }
 
     #if os(Linux)
+    /// The watches of the second directory's files whose writes count, by watch descriptor.
+    private struct AppendWatches: Sendable {
+        let inotify: Int32
+        let path: String
+        var directoryWatch: Int32
+        let accepts: @Sendable (String) -> Bool
+        var files: [Int32: String] = [:]
+
+        /// Watches the writes to `name` when it is one that counts; when the kernel
+        /// refuses, every write in the directory is watched instead.
+        mutating func watch(_ name: String) {
+            guard accepts(name) else { return }
+            do {
+                files[try SystemCalls.inotifyAddWatch(inotify, path + "/" + name, UInt32(IN_MODIFY))] = name
+            } catch .call(_, _, let code) where code == .ENOENT {
+                // Gone already: nothing to watch.
+            } catch {
+                _ = try? SystemCalls.inotifyAddWatch(inotify, path, UInt32(IN_MODIFY) | UInt32(IN_MASK_ADD))
+            }
+        }
+
+        /// Watches the files already there (at the start, or in a directory made again).
+        mutating func watchExisting() {
+            var names: [String] = []
+            _ = try? SystemCalls.forEachEntry(in: path) { names.append($0) }
+            for name in names { watch(name) }
+        }
+    }
+
     /// The parent's watch that notices the second directory made again.
     private struct Remade {
         let parentWatch: Int32
@@ -115,7 +159,7 @@ package final class DirectoryWatcher: Sendable {
         let mask: UInt32
     }
 
-    private static func run(inotify: Int32, wake: Int32, remade: Remade?, handler: @Sendable (Set<String>) -> Void) {
+    private static func run(inotify: Int32, wake: Int32, remade: Remade?, appends: inout AppendWatches?, handler: @Sendable (Set<String>) -> Void) {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
@@ -140,10 +184,21 @@ package final class DirectoryWatcher: Sendable {
                             // Only the second directory's own name counts here; what was
                             // written in it before this watch is reported as its name.
                             if name == remade.name {
-                                _ = try? SystemCalls.inotifyAddWatch(inotify, remade.path, remade.mask)
+                                if let added = try? SystemCalls.inotifyAddWatch(inotify, remade.path, remade.mask) {
+                                    appends?.directoryWatch = added
+                                    appends?.watchExisting()
+                                }
                                 names.insert(name)
                             }
                         } else if !name.isEmpty {
+                            if watch == appends?.directoryWatch, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { appends?.watch(name) }
+                            names.insert(name)
+                        }
+                    } else if length == 0, let name = appends?.files[buffer.load(fromByteOffset: offset, as: Int32.self)] {
+                        // A watched file: written to, or its watch gone with it.
+                        if mask & UInt32(IN_IGNORED) != 0 {
+                            appends?.files[buffer.load(fromByteOffset: offset, as: Int32.self)] = nil
+                        } else {
                             names.insert(name)
                         }
                     }

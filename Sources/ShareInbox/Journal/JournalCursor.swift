@@ -37,11 +37,14 @@ enum JournalCursor {
     }
 
     static func encode(offset: Int64, device: UInt64, inode: UInt64) -> Data {
-        var data = Data(capacity: size)
-        JournalRecord.append(UInt64(offset), to: &data)
-        JournalRecord.append(device, to: &data)
-        JournalRecord.append(inode, to: &data)
-        return data
+        // One fixed buffer: written at every delivery.
+        var bytes = [UInt8](repeating: 0, count: size)
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt64(offset).littleEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: device.littleEndian, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: inode.littleEndian, toByteOffset: 16, as: UInt64.self)
+        }
+        return Data(bytes)
     }
 
     /// Where delivery of the log (`device`, `inode`, `end` bytes now) stands as its

@@ -12,8 +12,23 @@ extension JournalReader {
     /// moves the log's cursor past them: nothing readable is dropped, and the items
     /// behind still flow. False (the log deferred, nothing passed) when the copy or
     /// the cursor cannot be made now: a full disk, no descriptor.
-    func quarantine(_ name: String, from: Int64, to: Int64, because problem: String) throws -> Bool {
+    ///
+    /// Zeros at the start of the bytes are a tail written ahead (``JournalLogEnd``),
+    /// not damage: they are passed without a copy, and bytes that are all zeros
+    /// without a warning either.
+    func quarantine(_ name: String, from start: Int64, to: Int64, because problem: String) throws -> Bool {
         guard prepareCursor(name), let file = file(of: name) else { return false }
+        let from: Int64
+        do {
+            guard let data = try JournalLogEnd.firstData(in: file, from: start, size: to) else {
+                try setCursor(name, to: to)
+                return true
+            }
+            from = data
+        } catch {
+            deferLog(name, because: "\(problem) at bytes \(start)..<\(to) cannot be read now (\(error))")
+            return false
+        }
         let label = "\(name)-\(from)"
         var aside = inbox.quarantineDirectory.appendingPathComponent(label).path
         do {

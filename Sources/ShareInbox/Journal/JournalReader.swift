@@ -23,10 +23,14 @@ final class JournalReader {
         let inode: UInt64
         var file: OpenFile?
         var cursorFile: OpenFile?
-        /// Its size at the last refresh (taken under the sequence lock: every
-        /// record below it is whole, unless its writer failed or died mid-write,
-        /// or another process wrote into it).
+        /// Where its records ended at the last refresh (``JournalLogEnd``, found
+        /// under the sequence lock: every record below it is whole, unless its
+        /// writer failed or died mid-write, or another process wrote into it).
         var end: Int64
+        /// The record boundary that refresh reached: where the next one starts.
+        var boundary: Int64
+        /// Its writer is gone and bytes stand past its zeros: read to the file's end.
+        var toFileEnd = false
         /// Delivered up to here: the offset of the head, when there is one.
         var cursor: Int64
         var head: JournalRecord.Header?
@@ -63,6 +67,13 @@ final class JournalReader {
     let budget = JournalScanBudget()
     /// Records numbered above this are not believed (see ``ShareInbox/isPlausible(_:after:)``).
     var ceiling: UInt64 = .max
+    /// Heads' payloads read with their headers, by log and offset, so that
+    /// delivering them reads nothing again; at most ``payloadCacheLimit`` bytes in
+    /// all (memory stays flat however many logs there are): past it, a payload is
+    /// read again when its number comes up.
+    var payloads: [String: (offset: Int64, data: Data)] = [:]
+    var payloadBytes = 0
+    static let payloadCacheLimit = 1 << 20
 
     private init(inbox: ShareInbox, journal: DirectoryHandle, consumerLock: OpenFile) {
         self.inbox = inbox
@@ -184,7 +195,19 @@ final class JournalReader {
             let identity = try file.currentIdentity()
             let cursor = try JournalCursor.read(forLog: name, in: journal, device: identity.device, inode: identity.inode,
                                                 end: identity.size, inbox: inbox.directory.path)
-            logs[name] = Log(name: name, device: identity.device, inode: identity.inode, file: file, end: identity.size, cursor: cursor)
+            let found = try JournalLogEnd.find(in: file, from: cursor, size: identity.size)
+            // Bytes past the zeros written ahead are never its writer's: another
+            // process appended them (at the file's end, looked at here). Once the
+            // writer is gone (it can no longer write there), they are judged as a
+            // log's bytes are: delivered if records, set aside if not, the zeros
+            // before them passed.
+            var toFileEnd = false
+            let tail = max(found.end, identity.size - 4096)
+            if found.end < identity.size, try JournalLogEnd.endOfData(in: file, from: tail, size: identity.size) > tail {
+                toFileEnd = writerIsGone(name)
+            }
+            logs[name] = Log(name: name, device: identity.device, inode: identity.inode, file: file, end: toFileEnd ? identity.size : found.end,
+                             boundary: found.boundary, toFileEnd: toFileEnd, cursor: cursor)
             noteOpened(name)
         } catch {
             file.close()
@@ -194,13 +217,17 @@ final class JournalReader {
         }
     }
 
-    /// Notes a known log's size now.
+    /// Notes where a known log's records end now, walking on from where the last
+    /// look (or the cursor) stopped.
     private func measure(_ name: String) {
-        guard logs[name]?.deferred == false, let file = file(of: name) else { return }
+        guard let log = logs[name], !log.deferred, let file = file(of: name) else { return }
         do {
-            logs[name]?.end = try file.currentIdentity().size
+            let size = try file.currentIdentity().size
+            let found = try JournalLogEnd.find(in: file, from: max(log.boundary, log.cursor), size: size)
+            logs[name]?.end = log.toFileEnd ? size : found.end
+            logs[name]?.boundary = found.boundary
         } catch {
-            deferLog(name, because: "its size cannot be read (\(error))")
+            deferLog(name, because: "its size or its records cannot be read (\(error))")
         }
     }
 
@@ -222,8 +249,9 @@ final class JournalReader {
         while let log = logs[name], log.head == nil, !log.deferred, log.cursor < log.end {
             guard let file = file(of: name) else { return }
             let found: JournalScanner.Found
+            let payload: Data?
             do {
-                found = try JournalScanner(file: file, end: log.end, budget: budget).next(at: log.cursor)
+                (found, payload) = try JournalScanner(file: file, end: log.end, budget: budget).nextWithPayload(at: log.cursor)
             } catch {
                 return deferLog(name, because: "it cannot be read (\(error))")
             }
@@ -257,6 +285,10 @@ final class JournalReader {
                 }
                 logs[name]?.head = header
                 heads[header.number] = name
+                if let payload, payloadBytes + payload.count <= Self.payloadCacheLimit {
+                    payloads[name] = (log.cursor, payload)
+                    payloadBytes += payload.count
+                }
             case .damaged(let upTo):
                 guard try quarantine(name, from: log.cursor, to: upTo, because: "bytes that are no whole, checked record, up to the next one") else { return }
             case .unfinished(let upTo):
@@ -276,7 +308,7 @@ final class JournalReader {
 
     /// True when no process holds the log's lock (its writer closed it or died).
     /// Not knowing (the lock cannot be tried now) counts as alive: its bytes wait.
-    private func writerIsGone(_ name: String) -> Bool {
+    func writerIsGone(_ name: String) -> Bool {
         do {
             guard let probe = try opening(name, { try journal.openExistingFile(name, writing: true) }) else { return true }
             defer { probe.unlockAndClose() }
@@ -306,7 +338,11 @@ final class JournalReader {
         guard let file = file(of: name) else { return .skipped }
         let payload: Data
         do {
-            payload = try file.read(header.length, at: log.cursor + Int64(header.headerSize))
+            if let cached = takePayload(name), cached.offset == log.cursor {
+                payload = cached.data
+            } else {
+                payload = try file.read(header.length, at: log.cursor + Int64(header.headerSize))
+            }
         } catch {
             deferLog(name, because: "its record \(number) cannot be read (\(error))")
             return .skipped
@@ -335,7 +371,15 @@ final class JournalReader {
         return .item(item, log: name)
     }
 
+    /// The cached payload of `name`'s head, removed from the cache.
+    func takePayload(_ name: String) -> (offset: Int64, data: Data)? {
+        guard let cached = payloads.removeValue(forKey: name) else { return nil }
+        payloadBytes -= cached.data.count
+        return cached
+    }
+
     func dropHead(_ name: String) {
+        _ = takePayload(name)
         guard let head = logs[name]?.head else { return }
         heads[head.number] = nil
         logs[name]?.head = nil
@@ -367,6 +411,9 @@ final class JournalReader {
     /// At the end of a drain: syncs the cursors, then removes each log whose writer
     /// is gone and whose records are all delivered (while holding the log's lock),
     /// then, once that removal is synced, their cursors and cursors left without a log.
+    /// Zeros past the cursor are a tail written ahead, not records; bytes past such
+    /// zeros (never a writer's: it writes its records one after another) are
+    /// passed to: the cursor moves to them and the next drain judges them.
     func finish() throws {
         try syncCursors()
         var removed: [String] = []
@@ -374,12 +421,27 @@ final class JournalReader {
             guard let probe = try? journal.openExistingFile(name, writing: true) else { continue }
             defer { probe.unlockAndClose() }
             guard let identity = try? probe.currentIdentity(), identity.inode == log.inode, identity.device == log.device,
-                  identity.size == log.cursor, (try? probe.tryLockExclusively()) == true else { continue }
+                  identity.size >= log.cursor, (try? probe.tryLockExclusively()) == true else { continue }
             // Locked: its writer is gone (or has not locked it yet, and then finds it
-            // unlinked and makes another); it can no longer grow.
-            guard (try? probe.currentIdentity().size) == log.cursor else { continue }
+            // unlinked and makes another); it can no longer grow. What follows the
+            // cursor is read after the lock.
+            let data: Int64?
+            do {
+                let size = try probe.currentIdentity().size
+                guard size >= log.cursor else { continue }
+                data = try JournalLogEnd.firstData(in: probe, from: log.cursor, size: size)
+            } catch {
+                continue
+            }
+            if let data {
+                // A record its writer appended after the last look (data == cursor) waits
+                // for the next drain; so do bytes past zeros, once the cursor is on them.
+                if data > log.cursor { try? setCursor(name, to: data) }
+                continue
+            }
             if (try? journal.remove(name, durable: false)) == true { removed.append(name) }
         }
+        try? syncCursors()
         // The cursors go only once the logs' removal is on disk: a power loss that
         // brought a log back without its cursor would deliver the whole log again.
         // A cursor that comes back without its log is removed by a later drain.

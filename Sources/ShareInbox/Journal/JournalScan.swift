@@ -38,8 +38,11 @@ enum JournalScan {
             let identity = try file.currentIdentity()
             var offset = fromStart ? 0 : try JournalCursor.read(forLog: name, in: journal, device: identity.device, inode: identity.inode,
                                                                  end: identity.size, inbox: inbox.directory.path)
-            let scanner = JournalScanner(file: file, end: identity.size, budget: budget)
-            walk: while offset < identity.size {
+            // Past the records' end there is only a zero tail written ahead (or a
+            // record being written: it reads as cut short and ends this log's walk).
+            let end = try JournalLogEnd.find(in: file, from: offset, size: identity.size).end
+            let scanner = JournalScanner(file: file, end: end, budget: budget)
+            walk: while offset < end {
                 switch try scanner.next(at: offset) {
                 case .record(let header):
                     let payload = try file.read(header.length, at: offset + Int64(header.headerSize))

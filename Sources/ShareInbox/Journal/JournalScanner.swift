@@ -49,10 +49,31 @@ struct JournalScanner {
 
     /// What starts at `offset`.
     func next(at offset: Int64) throws -> Found {
-        if let header = try header(at: offset) {
-            if try isWhole(header, at: offset) { return .record(header) }
+        try nextWithPayload(at: offset).found
+    }
+
+    /// How far past a header the first read goes: a typical record (about 200
+    /// bytes) is then read, header and payload, with one pread.
+    static let readAhead = 2048
+
+    /// What starts at `offset` and, for a record, its checked payload (nil when it
+    /// was too large to come with the header's read, and was checked in place).
+    func nextWithPayload(at offset: Int64) throws -> (found: Found, payload: Data?) {
+        let available = end - offset
+        if available >= Int64(JournalRecord.legacyHeaderSize) {
+            let first = try file.read(Int(min(Int64(JournalRecord.headerSize + Self.readAhead), available)), at: offset)
+            if let header = JournalRecord.header(first), header.recordSize <= available {
+                if header.recordSize <= Int64(first.count) {
+                    let start = first.startIndex + header.headerSize
+                    let payload = first.subdata(in: start..<start + header.length)
+                    if JournalRecord.isWhole(header, payload: payload) { return (.record(header), payload) }
+                    budget.spend(max(header.length, 1))
+                } else if try isWhole(header, at: offset) {
+                    return (.record(header), nil)
+                }
+            }
         }
-        return try resynchronise(after: offset)
+        return (try resynchronise(after: offset), nil)
     }
 
     /// The header at `offset` when its framing holds and the record it describes

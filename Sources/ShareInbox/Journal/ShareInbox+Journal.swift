@@ -3,7 +3,7 @@ import Foundation
 
 extension ShareInbox {
     /// Where items without attachments are journaled (see the type's layout).
-    var journalDirectory: URL { directory.appendingPathComponent("Journal", isDirectory: true) }
+    var journalDirectory: URL { paths.journalDirectory }
 
     /// Publishes an item without attachments: under the sequence lock, its number
     /// is stored and its record appended to this instance's log with one write;
@@ -16,7 +16,8 @@ extension ShareInbox {
     /// is gone) and reads everything before it.
     func enqueueToJournal(_ payload: Data, inbox: DirectoryHandle) throws -> UInt64 {
         return try journalWriter.withLog { slot in
-            let log = try JournalWriter.usableLog(&slot, inbox: inbox, durable: durable, inboxPath: directory.path,
+            let log = try JournalWriter.usableLog(&slot, needing: JournalRecord.headerSize + payload.count, inbox: inbox,
+                                                  durable: durable, inboxPath: directory.path,
                                                   repairJournal: { try repairDirectory("Journal") })
             let number = try publish(inbox: inbox, placeNumber: { number in
                 // The sequence file said less than this log holds (edited, restored
