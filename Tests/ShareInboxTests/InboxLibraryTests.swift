@@ -139,10 +139,16 @@ import DeviceTestSupport
         // Keep the dead drain's claim out of reach of this first drain by holding its lock.
         // A drain session's lock file stands beside it in Claims/ (ShareInbox's claims coordinator).
         let holder = try FileCoordinator(lockFiles: .besideItems(below: nil)).lockFile(for: claims)
-        let fd = open(holder.path, O_RDWR | O_CREAT, 0o600)
+        // O_CLOEXEC, and unlocked before the close: a process another test spawns
+        // meanwhile would otherwise inherit the descriptor, and the lock with it
+        // (an OFD lock lives as long as any copy of its description), and the
+        // second drain below would still find the claim held (failed once in 28).
+        let fd = open(holder.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         var hold = flock(l_type: Int16(F_WRLCK), l_whence: Int16(SEEK_SET), l_start: 0, l_len: 0, l_pid: 0)
         #expect(fcntl(fd, 37 /* F_OFD_SETLK */, &hold) == 0)
         #expect(try drainAll(app).map(\.sequenceNumber) == Array(2...700))
+        hold.l_type = Int16(F_UNLCK)
+        #expect(fcntl(fd, 37 /* F_OFD_SETLK */, &hold) == 0)
         close(fd) // the "dead" drain's lock is released
         try share.enqueue(SharedItem(title: "item 701"))
         // The next drain puts item 1 back, delivers it, then skips the 699 gone numbers.
