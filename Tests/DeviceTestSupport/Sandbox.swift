@@ -47,3 +47,17 @@ package final class Sandbox: @unchecked Sendable {
 package func reliabilityProbe(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {
     try LaunchedProcess(built: "ReliabilityProbe", arguments: arguments, environment: environment)
 }
+
+extension Sandbox {
+    /// A live share-extension writer (ReliabilityProbe `inbox-enqueue --id w`): it
+    /// enqueues 3 of `count` items, prints "paused" and waits until `resume` exists,
+    /// then enqueues the rest and stays alive (`--stay`), so a test can tamper with
+    /// the log of a writer that is not gone. Kill it when done.
+    package func pausedInboxWriter(count: Int) throws -> (writer: LaunchedProcess, resume: URL) {
+        let resume = scratch.appendingPathComponent("resume")
+        let writer = try reliabilityProbe(["inbox-enqueue", "--group", Sandbox.group, "--id", "w", "--count", String(count),
+                                           "--pause-after", "3", "--resume", resume.path, "--stay"],
+                                          environment: environment(share))
+        return (writer, resume)
+    }
+}

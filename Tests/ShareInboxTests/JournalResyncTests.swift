@@ -33,10 +33,7 @@ struct JournalResyncTests {
     func foreignFragmentInLiveLog(_ kind: String) throws {
         let sandbox = try Sandbox()
         let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
-        let resume = sandbox.scratch.appendingPathComponent("resume")
-        let writer = try reliabilityProbe(["inbox-enqueue", "--group", Sandbox.group, "--id", "w", "--count", "40",
-                                           "--pause-after", "3", "--resume", resume.path, "--stay"],
-                                          environment: sandbox.environment(sandbox.share))
+        let (writer, resume) = try sandbox.pausedInboxWriter(count: 40)
         defer { writer.kill() }
         try #require(writer.waitForLine("paused", timeout: 60), "the writer did not start: \(writer.standardError)")
         let log = HostileJournalTests.journal(app).appendingPathComponent(try #require(try HostileJournalTests.logs(app).first))

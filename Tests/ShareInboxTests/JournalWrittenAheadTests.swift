@@ -64,12 +64,9 @@ struct JournalWrittenAheadTests {
     func foreignBytesPastTheZeros() throws {
         let sandbox = try Sandbox()
         let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
-        let resume = sandbox.scratch.appendingPathComponent("resume")
         // 150 records (about 200 bytes each) do not fit in the first 16 KiB: the
         // writer needs more room after the fragment.
-        let writer = try reliabilityProbe(["inbox-enqueue", "--group", Sandbox.group, "--id", "w", "--count", "150",
-                                           "--pause-after", "3", "--resume", resume.path, "--stay"],
-                                          environment: sandbox.environment(sandbox.share))
+        let (writer, resume) = try sandbox.pausedInboxWriter(count: 150)
         defer { writer.kill() }
         try #require(writer.waitForLine("paused", timeout: 60), "the writer did not start: \(writer.standardError)")
         let log = try Self.logURL(app)
