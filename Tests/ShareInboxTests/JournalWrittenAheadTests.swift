@@ -100,6 +100,39 @@ struct JournalWrittenAheadTests {
         #expect(try HostileJournalTests.logs(app).isEmpty, "both logs go once delivered")
     }
 
+    @Test("a live durable writer's log truncated by another process before any drain: the three records it destroyed are gone, every later one is delivered once, in order, at the latest once the writer is gone; nothing twice, nothing set aside")
+    func truncatedUnderALiveWriter() throws {
+        let sandbox = try Sandbox()
+        let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
+        let (writer, resume) = try sandbox.pausedInboxWriter(count: 40)
+        defer { writer.kill() }
+        try #require(writer.waitForLine("paused", timeout: 60), "the writer did not start: \(writer.standardError)")
+        let log = try Self.logURL(app)
+        // Another process empties the log under the writer: its three records are
+        // destroyed; the writer's next records go at its position, past a hole.
+        #expect(truncate(log.path, 0) == 0)
+        try Data().write(to: resume)
+        try #require(writer.waitForLine("done", timeout: 60), "the writer did not finish: \(writer.standardError)")
+        var lines = ["drain"]
+        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
+        let whileAlive = lines.count - 1
+        writer.kill()
+        let outcome = writer.wait(timeout: 30)
+        lines.append("drain")
+        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
+        #expect(try app.drain { _ in } == 0)
+        var ledger = InboxLedger()
+        ledger.acknowledge(outcome.outputLines)
+        ledger.deliver(lines, drainer: "app")
+        #expect(ledger.acknowledged.count == 40)
+        let destroyed = Set(ledger.acknowledged.sorted { $0.value < $1.value }.prefix(3).map(\.key))
+        let problems = ledger.check().filter { problem in !destroyed.contains { problem.hasPrefix("\($0) (#") } }
+        #expect(problems.isEmpty, "\(problems.prefix(8))")
+        #expect(ledger.deliveries.count == 37, "delivered \(ledger.deliveries.count): \(whileAlive) while the writer lived")
+        #expect(try HostileJournalTests.logs(app).isEmpty, "the log goes once delivered and its writer gone")
+        #expect(try HostileJournalTests.quarantined(app).isEmpty, "a hole of zeros is no damage")
+    }
+
     @Test("a whole record planted past a dead durable writer's zeros: delivered in the same drain, the zeros passed without a copy")
     func recordPastTheZeros() throws {
         let sandbox = try Sandbox()
