@@ -20,9 +20,15 @@ import TestSupport
             #expect(process.wait(timeout: 30).succeeded)
             kept.append(process) // alive, as in a test that keeps its processes until it ends
         }
-        let after = Self.openDescriptors()
-        // Other tests open and close files meanwhile: a leak here is 600 descriptors.
-        #expect(after - before < 150, "\(before) descriptors before, \(after) after 300 processes")
+        // Other tests open and close files meanwhile (169 more at one look, under a CPU
+        // hog in CI): the least of up to 20 looks over 2 s, the 300 objects still alive,
+        // tells them from a leak, which is 600 descriptors and stays.
+        var after = Self.openDescriptors()
+        for _ in 0..<20 where after - before >= 150 {
+            Thread.sleep(forTimeInterval: 0.1)
+            after = min(after, Self.openDescriptors())
+        }
+        #expect(after - before < 150, "\(before) descriptors before, \(after) after 300 processes (the least of the looks)")
         #expect(kept.count == 300)
     }
 }
