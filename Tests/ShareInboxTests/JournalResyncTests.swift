@@ -42,15 +42,7 @@ struct JournalResyncTests {
         try Data().write(to: resume)
         try #require(writer.waitForLine("done", timeout: 60), "the writer did not finish: \(writer.standardError)")
 
-        var lines = ["drain"]
-        let whileAlive = try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
-        writer.kill()
-        let outcome = writer.wait(timeout: 30)
-        lines.append("drain")
-        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
-        var ledger = InboxLedger()
-        ledger.acknowledge(outcome.outputLines)
-        ledger.deliver(lines, drainer: "app")
+        let (ledger, whileAlive) = try InboxLedger.drainingAroundDeath(of: writer, app: app)
         #expect(ledger.acknowledged.count == 40)
         #expect(ledger.check().isEmpty, "\(kind): \(ledger.check().prefix(8))")
         #expect(whileAlive == 40, "\(kind): the writer's records behind the fragment flow while it lives: \(whileAlive) of 40")

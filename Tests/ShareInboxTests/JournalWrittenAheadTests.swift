@@ -79,15 +79,7 @@ struct JournalWrittenAheadTests {
         #expect(try HostileJournalTests.logs(app).count == 2, "the writer went on in a new log")
 
         // The writer left the first log (its lock went): the fragment is judged now.
-        var lines = ["drain"]
-        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
-        writer.kill()
-        let outcome = writer.wait(timeout: 30)
-        lines.append("drain")
-        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
-        var ledger = InboxLedger()
-        ledger.acknowledge(outcome.outputLines)
-        ledger.deliver(lines, drainer: "app")
+        let (ledger, _) = try InboxLedger.drainingAroundDeath(of: writer, app: app)
         #expect(ledger.acknowledged.count == 150)
         #expect(ledger.check().isEmpty, "\(ledger.check().prefix(8))")
         let aside = try HostileJournalTests.quarantined(app)
@@ -113,17 +105,8 @@ struct JournalWrittenAheadTests {
         #expect(truncate(log.path, 0) == 0)
         try Data().write(to: resume)
         try #require(writer.waitForLine("done", timeout: 60), "the writer did not finish: \(writer.standardError)")
-        var lines = ["drain"]
-        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
-        let whileAlive = lines.count - 1
-        writer.kill()
-        let outcome = writer.wait(timeout: 30)
-        lines.append("drain")
-        try app.drain { lines.append("got \($0.sequenceNumber) \($0.title ?? "?")") }
+        let (ledger, whileAlive) = try InboxLedger.drainingAroundDeath(of: writer, app: app)
         #expect(try app.drain { _ in } == 0)
-        var ledger = InboxLedger()
-        ledger.acknowledge(outcome.outputLines)
-        ledger.deliver(lines, drainer: "app")
         #expect(ledger.acknowledged.count == 40)
         let destroyed = Set(ledger.acknowledged.sorted { $0.value < $1.value }.prefix(3).map(\.key))
         let problems = ledger.check().filter { problem in !destroyed.contains { problem.hasPrefix("\($0) (#") } }
