@@ -19,7 +19,7 @@ package enum FaultInjection {
     package enum Call: String, Sendable, CaseIterable {
         case open, openat, close, read, write, pwrite, fsync, fdatasync
         case rename, renameat, link, unlink, unlinkat, rmdir, mkdir, chmod, fchmod
-        case stat, lstat, fstat, fstatat, readlink
+        case stat, lstat, fstat, fstatat, statx, readlink
         case opendir, fdopendir, readdir, closedir, dup
         case pipe, fcntl, poll, inotify_init1, inotify_add_watch, kill
         /// `agc_lock` taking a lock; ``unlock`` is its release.

@@ -37,6 +37,25 @@ package struct FileIdentity: Hashable, Sendable {
     package func isSameFile(as other: FileIdentity) -> Bool { device == other.device && inode == other.inode }
 }
 
+/// A file's device, inode and size, from a stat that asked for no timestamps
+/// (``SystemCalls/fstatUntimed(_:path:)``): what a writer checks of a file it
+/// then writes in place, without making that write dirty the inode.
+package struct InodeIdentity: Hashable, Sendable {
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+
+    /// The identity `st` describes (its times are not read).
+    package init(_ st: SystemCalls.FileStatus) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+    }
+
+    /// The same file (device and inode), whatever its size.
+    package func isSameFile(as other: InodeIdentity) -> Bool { device == other.device && inode == other.inode }
+}
+
 extension SystemCalls {
     /// The modification time of `st`, in seconds since 1970.
     package static func modified(_ st: FileStatus) -> Double {

@@ -212,6 +212,14 @@ func system_fstatat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ status: 
     return fstatat(directory, name, &status, flags)
 }
 
+/// statx(2) asking for no timestamps (agc_statx_untimed, CAppGroupSys).
+func system_statx_untimed(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32, _ status: inout stat, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.statx, path) { return injected(code, -1) }
+    #endif
+    return agc_statx_untimed(directory, name, flags, &status)
+}
+
 /// opendir(3).
 func system_opendir(_ path: UnsafePointer<CChar>, path name: String) -> OpaquePointer? {
     #if ENABLE_MOCKING

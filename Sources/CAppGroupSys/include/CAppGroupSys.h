@@ -1,6 +1,14 @@
 #ifndef CAPPGROUPSYS_H
 #define CAPPGROUPSYS_H
 
+#include <sys/stat.h>
+
+/// statx(2) of `name` in `directory` asking for no timestamps, filled into `status`
+/// (its times left zero), so that the file's next write keeps a coarse time (see
+/// stat.c). `flags`: AT_SYMLINK_NOFOLLOW, or AT_EMPTY_PATH with name "" for the
+/// descriptor itself. -1 and errno on failure; ENOSYS where there is no statx.
+int agc_statx_untimed(int directory, const char *name, int flags, struct stat *status);
+
 /// Lock modes understood by agc_lock.
 enum {
     AGC_LOCK_UNLOCK = 0,
