@@ -22,7 +22,7 @@ final class HeldSequenceFile: Sendable {
     /// opens it (and repairs what is planted there).
     func file(in inbox: DirectoryHandle, open: () throws -> OpenFile) throws -> OpenFile {
         try held.withLock { slot in
-            let named = try? inbox.identity(of: "Sequence")
+            let named = try? inbox.inodeIdentity(of: "Sequence")
             if let current = slot, let named, named.device == current.device, named.inode == current.inode {
                 return current.file
             }

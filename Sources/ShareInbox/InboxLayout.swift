@@ -71,8 +71,8 @@ extension ShareInbox {
     /// (the next enqueue makes the file again, and, its number lost, takes the
     /// highest number on disk).
     func repairSequenceFile() throws {
-        guard let status = try FileOperations.status(sequenceFile.path), !status.isRegular else { return }
-        try setAside(sequenceFile.path, label: "inbox-Sequence", what: "a \(status.kind) that stood where the inbox's Sequence file belongs")
+        guard let found = try FileOperations.kind(at: sequenceFile.path), !found.isRegular else { return }
+        try setAside(sequenceFile.path, label: "inbox-Sequence", what: "a \(found.kind) that stood where the inbox's Sequence file belongs")
     }
 
     /// Throws unless `Items/`, `Staging/`... (`name`) is a directory now, repairing

@@ -72,9 +72,11 @@ extension DirectoryHandle {
 }
 
 extension OpenFile {
-    /// The device and inode of the open file, and its size now (fstat(2)).
-    package func currentIdentity() throws(AppGroupError) -> FileIdentity {
-        FileIdentity(try fromSystem(SystemCalls.fstat(fd, path: path)))
+    /// The device and inode of the open file, and its size now: an fstat(2)
+    /// without the timestamps, so that a write after it keeps a coarse time
+    /// (``SystemCalls/fstatUntimed(_:path:)``).
+    package func currentIdentity() throws(AppGroupError) -> InodeIdentity {
+        InodeIdentity(try fromSystem(SystemCalls.fstatUntimed(fd, path: path)))
     }
 
     /// Up to `count` bytes at `offset` (pread(2), repeated until `count` or the end

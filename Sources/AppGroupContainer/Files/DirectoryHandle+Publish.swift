@@ -113,7 +113,7 @@ extension OpenFile {
     }
 
     /// How many names the file has now (0 once it was unlinked).
-    package func linkCount() throws(AppGroupError) -> Int { Int(try fromSystem(SystemCalls.fstat(fd, path: path)).st_nlink) }
+    package func linkCount() throws(AppGroupError) -> Int { Int(try fromSystem(SystemCalls.fstatUntimed(fd, path: path)).st_nlink) }
 
     /// Opens the regular file at `path` to write, never following a link and never
     /// blocking on a FIFO, without creating it: for taking its lock.

@@ -71,6 +71,15 @@ package final class DirectoryHandle {
         return FileIdentity(st)
     }
 
+    /// The device, inode and size of the regular file `name`, from an lstat that
+    /// asks for no timestamps: for a file about to be written in place (see
+    /// ``SystemCalls/lstatUntimed(at:_:path:)``). Nil when absent.
+    package func inodeIdentity(of name: String) throws(AppGroupError) -> InodeIdentity? {
+        guard let st = try fromSystem(SystemCalls.lstatUntimed(at: fd, name, path: pathOf(name))) else { return nil }
+        try Self.requireRegular(st, path: pathOf(name))
+        return InodeIdentity(st)
+    }
+
     /// Reads the regular file `name` (not over `limit` bytes) with the identity of
     /// the inode read; nil when absent.
     package func read(_ name: String, limit: Int64) throws(AppGroupError) -> (data: Data, identity: FileIdentity)? {

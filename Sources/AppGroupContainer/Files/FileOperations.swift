@@ -40,6 +40,13 @@ package enum FileOperations {
         try fromSystem(SystemCalls.lstat(path)).map(Status.init)
     }
 
+    /// What stands at `path`: whether it is a regular file, and its kind for a
+    /// message; nil when nothing is there. An lstat(2) without the timestamps, for
+    /// a file that is written in place next (see ``SystemCalls/lstatUntimed(at:_:path:)``).
+    package static func kind(at path: String) throws(AppGroupError) -> (isRegular: Bool, kind: String)? {
+        try fromSystem(SystemCalls.lstatUntimed(at: AT_FDCWD, path, path: path)).map { (SystemCalls.isRegular($0), SystemCalls.fileKind($0.st_mode)) }
+    }
+
     /// readlink(2): the target of the symbolic link at `path`, as stored.
     package static func linkTarget(_ path: String) throws(AppGroupError) -> String { try fromSystem(SystemCalls.linkTarget(path)) }
 

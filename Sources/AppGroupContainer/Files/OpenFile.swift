@@ -37,7 +37,9 @@ package struct OpenFile: Sendable {
 
     static func checked(_ fd: Int32, path: String, restoringMode: Bool = false) throws(AppGroupError) -> OpenFile {
         do throws(AppGroupError) {
-            let st = try fromSystem(SystemCalls.fstat(fd, path: path))
+            // Without the times: the file may be written next (the share queue's
+            // sequence file, a cursor), and a stat that reads them makes that write dirty the inode.
+            let st = try fromSystem(SystemCalls.fstatUntimed(fd, path: path))
             guard SystemCalls.isRegular(st) else { throw .notARegularFile(path: path, kind: SystemCalls.fileKind(st.st_mode)) }
             if restoringMode && st.st_mode & 0o777 != SystemCalls.fileMode { try fromSystem(SystemCalls.fchmod(fd, SystemCalls.fileMode, path: path)) }
             return OpenFile(fd: fd, path: path, size: Int64(st.st_size))

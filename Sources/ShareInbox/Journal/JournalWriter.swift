@@ -67,7 +67,7 @@ final class JournalWriter: Sendable {
         if var open = log {
             // One lstat through the walked descriptor; the record is written to the
             // open descriptor whatever the name, so this only notices a log moved away.
-            let identity = try? directory.identity(of: "Journal/" + open.name)
+            let identity = try? directory.inodeIdentity(of: "Journal/" + open.name)
             let same = identity.map { $0.device == open.device && $0.inode == open.inode } ?? false
             if open.size < rotationSize, same, makeRoom(&open, for: bytes) {
                 log = open
