@@ -131,6 +131,45 @@ extension MultiProcess {
             }
         }
 
+        /// Issue 30: one inotify event per appended record woke the watcher's thread and
+        /// the drain for nearly every record of a stream.
+        @Test("a stream of appends is reported in gathered sets, at most one per appendCoalescing after the first, and its last write is always reported")
+        func appendsCoalesce() throws {
+            try withTemporaryDirectory { dir in
+                let items = dir.appendingPathComponent("Items"), journal = dir.appendingPathComponent("Journal")
+                try FileManager.default.createDirectory(at: items, withIntermediateDirectories: false)
+                try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+                let log = journal.appendingPathComponent("writer.log")
+                try Data().write(to: log)
+                let times = Locked<[UInt64]>([])
+                let collector = NameCollector()
+                let watcher = try DirectoryWatcher(directory: items, appendsIn: journal, appending: { $0.hasSuffix(".log") }) { names in
+                    times.withLock { $0.append(DispatchTime.now().uptimeNanoseconds) }
+                    collector.add(names)
+                }
+                defer { watcher.cancel() }
+                let handle = try FileHandle(forWritingTo: log)
+                defer { try? handle.close() }
+                try handle.write(contentsOf: Data("ready".utf8))
+                #expect(collector.wait(for: "writer.log", timeout: 5), "the watcher never reported the first write")
+                usleep(20_000) // past any wait that first delivery started
+                let start = DispatchTime.now().uptimeNanoseconds
+                let writes = 2_000
+                for _ in 0..<writes { try handle.write(contentsOf: Data("x".utf8)) }
+                let last = DispatchTime.now().uptimeNanoseconds
+                // The last write's event cannot be read before it was made: some delivery comes after it.
+                let deadline = Date().addingTimeInterval(5)
+                while times.withLock({ $0.last ?? 0 }) <= last && Date() < deadline { usleep(1_000) }
+                let during = times.withLock { $0.filter { $0 >= start } }
+                #expect(during.contains { $0 > last }, "the stream's last write was never reported")
+                // Each wait is at least appendCoalescing long (poll rounds up), whatever the load.
+                let windowMS = Double(last - start) / 1e6 + 1
+                let bound = Int(windowMS / Double(max(1, DirectoryWatcher.appendCoalescing))) + 2
+                let inWindow = during.filter { $0 <= last }.count
+                #expect(inWindow <= bound, "\(inWindow) deliveries while \(writes) writes took \(windowMS) ms: at most \(bound) expected")
+            }
+        }
+
         @Test("watching a directory that does not exist is a typed error")
         func missingDirectory() throws {
             try withTemporaryDirectory { dir in
