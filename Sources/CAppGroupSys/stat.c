@@ -5,7 +5,7 @@
 // leave it alone until the clock ticks. The share queue looks at the identity of
 // files it then writes (the sequence file, its log) on every enqueue; with the
 // times asked for, four writers lost a third of their throughput on ext4
-// (benchmarks-history/2026-12-03-issue-30-untimed-stat.md). statx(2) with a mask
+// (benchmarks-history/2026-12-03-issue-30-share-queue-third-step.md). statx(2) with a mask
 // that leaves the times out does not mark them as read.
 #define _GNU_SOURCE
 #include "CAppGroupSys.h"

@@ -5,7 +5,8 @@ extension ShareInbox {
     /// Calls `handler` (on a private thread, as the identity of the code that called
     /// this: its `IdentityScope`, or none) whenever items are published to or
     /// leave the inbox (`Items/`, or a record appended to a journal log), in any process. The signal carries nothing: drain to learn
-    /// what arrived. Signals may coalesce, and a drain's own claims trigger one too,
+    /// what arrived. Signals may coalesce (a stream of appends is signalled at most once a
+    /// millisecond, its first append at once), and a drain's own claims trigger one too,
     /// so a handler that drains is always safe. Keep the returned observation
     /// alive; ``ShareInboxObservation/cancel()`` stops it.
     public func observe(_ handler: @escaping @Sendable () -> Void) throws -> ShareInboxObservation {
