@@ -43,6 +43,14 @@ final class Deliveries: @unchecked Sendable {
 extension MultiProcess {
     @Suite("Directory watcher", .tags(.multiprocess))
     struct DirectoryWatcherTests {
+        /// `Items/` and `Journal/` made in `dir`, as an inbox has them.
+        static func inboxLikeDirectories(in dir: URL) throws -> (items: URL, journal: URL) {
+            let items = dir.appendingPathComponent("Items"), journal = dir.appendingPathComponent("Journal")
+            try FileManager.default.createDirectory(at: items, withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+            return (items, journal)
+        }
+
         @Test("a file atomically saved by another process is reported by name within 2 s")
         func reportsSaveFromAnotherProcess() throws {
             try withTemporaryDirectory { dir in
@@ -80,9 +88,7 @@ extension MultiProcess {
         @Test("appends watched by name: writes to the files `appending` accepts are reported (there at the start or made later, in this process or another), writes to the others are not")
         func appendsByName() throws {
             try withTemporaryDirectory { dir in
-                let items = dir.appendingPathComponent("Items"), journal = dir.appendingPathComponent("Journal")
-                try FileManager.default.createDirectory(at: items, withIntermediateDirectories: false)
-                try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+                let (items, journal) = try Self.inboxLikeDirectories(in: dir)
                 let early = journal.appendingPathComponent("early.log"), cursor = journal.appendingPathComponent("early.cursor")
                 try Data().write(to: early)
                 try Data(count: 24).write(to: cursor)
@@ -136,9 +142,7 @@ extension MultiProcess {
         @Test("a stream of appends is reported in gathered sets, at most one per appendCoalescing after the first, and its last write is always reported")
         func appendsCoalesce() throws {
             try withTemporaryDirectory { dir in
-                let items = dir.appendingPathComponent("Items"), journal = dir.appendingPathComponent("Journal")
-                try FileManager.default.createDirectory(at: items, withIntermediateDirectories: false)
-                try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+                let (items, journal) = try Self.inboxLikeDirectories(in: dir)
                 let log = journal.appendingPathComponent("writer.log")
                 try Data().write(to: log)
                 let times = Locked<[UInt64]>([])
