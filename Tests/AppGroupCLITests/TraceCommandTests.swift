@@ -45,4 +45,25 @@ import TestSupport
         try fixture.fail(["trace", fixture.device.scratch.appendingPathComponent("missing.json").path], status: 1, ["no such file"])
         try fixture.fail(["trace"], status: 64, ["missing FILE or DIR"])
     }
+
+    /// Finding guarded: a trace file was read whole, whatever its size (a 3 GB
+    /// file took the command past 1 GB of memory), and a FIFO was waited on.
+    @Test(.tags(.hostile)) func refusesHugeFilesFIFOsAndLinksWithoutReadingThem() throws {
+        let fixture = try CLIFixture()
+        let huge = fixture.device.scratch.appendingPathComponent("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8)))
+        #expect(truncate(huge.path, 3 << 30) == 0) // sparse: 3 GB that cost no disk
+        try fixture.fail(["trace", huge.path], status: 65, ["3221225472 bytes", "past the limit of \(64 << 20)"])
+
+        let directory = fixture.device.scratch.appendingPathComponent("trace", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(mkfifo(directory.appendingPathComponent("a.json").path, 0o600) == 0)
+        try fixture.fail(["trace", directory.path], status: 65, ["a.json", "FIFO, not a regular file"])
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("a.json"))
+
+        let secret = fixture.device.outside.appendingPathComponent("secret.json")
+        try Data(#"{"traceEvents": [{"ph": "i", "name": "secret", "pid": 1, "ts": 1}]}"#.utf8).write(to: secret)
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("b.json"), withDestinationURL: secret)
+        try fixture.fail(["trace", directory.path], status: 65, ["b.json", "symbolic link"])
+    }
 }

@@ -14,7 +14,8 @@ final class DeviceLife: Sendable {
     /// WidgetKit's daemon: handles the widgets' reloads while the device lives (Widgets/).
     let widgets = WidgetDaemon()
 
-    var failures: [String] { state.withLock { $0.failures } }
+    /// The device's own failures: those recorded, then what it refused from its targets' channels.
+    var failures: [String] { state.withLock { $0.failures } + lifecycle.refusals.map(\.description) }
     func append(_ failure: String) { state.withLock { $0.failures.append(failure) } }
 
     var verdict: TestVerdict? {
@@ -38,6 +39,8 @@ extension SimulatedDevice {
     ///   or ``LaunchedProcess/requireLine(_:timeout:)`` on a process it ran, or a
     ///   missing executable it was asked to run (``ExecutableNotBuilt``);
     /// - ``recordFailure(_:)`` was called;
+    /// - a target wrote on its lifecycle channel what the device refuses (a
+    ///   ``LifecycleError`` of problem ``LifecycleError/Problem/oversizedMessage(bytes:limit:)``);
     /// - with Swift Testing's `.simulatedDevices` trait (``SimulatedDevicesTrait``), any issue the
     ///   test recorded (a failed `#expect` or `#require`, an error it threw);
     /// - for a device from `XCTestCase.makeSimulatedDevice()`, any failure of the test.

@@ -149,10 +149,12 @@ final class DeviceTracing: Sendable {
         let name = "test process (\(ProcessInfo.processInfo.processName))"
         var events = try TraceMerge.events(ofDocument: TraceJSON.document(TraceJSON.process(mine, pid: getpid(), name: name)))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: traceDirectory.path)) ?? []
+        var remaining = TraceMerge.mergeLimit
         for file in files.sorted() where file.hasSuffix(".json") {
             let path = traceDirectory.appendingPathComponent(file).path
             do {
-                events += try TraceMerge.events(ofFile: path)
+                // Written by the device's targets: no link is followed, no FIFO waited on, sizes bounded.
+                events += try TraceMerge.events(ofFile: path, remaining: &remaining)
             } catch {
                 FileHandle.standardError.write(Data("AppGroupTesting: left out of the device's trace: \(error)\n".utf8))
             }

@@ -7,6 +7,7 @@ final class DeviceLifecycle: Sendable {
     private struct State {
         var connections: [Int32: LifecycleConnection] = [:]
         var terminations: [TerminationReport] = []
+        var refusals: [LifecycleError] = []
         var settings = LifecycleSettings()
     }
     private let state = Locked(State())
@@ -25,6 +26,14 @@ final class DeviceLifecycle: Sendable {
     }
 
     var terminations: [TerminationReport] { state.withLock { $0.terminations } }
+
+    /// Records what the device refused to read from a target's channel.
+    func refused(_ error: LifecycleError) {
+        state.withLock { $0.refusals.append(error) }
+    }
+
+    /// What the device refused to read from its targets' channels, oldest first.
+    var refusals: [LifecycleError] { state.withLock { $0.refusals } }
 
     var settings: LifecycleSettings {
         get { state.withLock { $0.settings } }

@@ -56,15 +56,15 @@ final class LifecycleConnection: @unchecked Sendable {
     }
 
     private func readLines() {
-        var pending = Data()
+        var lines = ChannelLines()
         while true {
             let chunk = ProcessSystemCalls.readSome(fd)
             if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                handle(line)
+            lines.append(chunk) { piece in
+                switch piece {
+                case .line(let line): handle(line)
+                case .oversized(let bytes): refuse(oversized: bytes)
+                }
             }
         }
         condition.lock()
@@ -73,6 +73,17 @@ final class LifecycleConnection: @unchecked Sendable {
         condition.unlock()
         recordEnd()
         SandboxSystemCalls.closeDescriptor(fd)
+    }
+
+    /// A line past ``ChannelLines/limit`` was dropped: the device's failure, named
+    /// for the target, so that the test sees what its target did.
+    private func refuse(oversized bytes: Int) {
+        let error = LifecycleError(problem: .oversizedMessage(bytes: bytes, limit: ChannelLines.limit),
+                                   request: "read the lifecycle channel", state: nil, process: processDescription)
+        condition.lock()
+        let records = self.records
+        condition.unlock()
+        records?.refused(error)
     }
 
     private func handle(_ line: String) {

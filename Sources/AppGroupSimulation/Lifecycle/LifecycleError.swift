@@ -16,6 +16,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         case noAcknowledgement(notification: String, seconds: Double)
         /// The kernel did not show the change (stopped, continued) before the deadline.
         case noEffect(seconds: Double)
+        /// The target wrote a line longer than the channel takes (`limit` bytes) on
+        /// its lifecycle channel; the device dropped it and read on.
+        case oversizedMessage(bytes: Int, limit: Int)
     }
     /// What went wrong.
     public let problem: Problem
@@ -41,6 +44,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
                 + "its observers of that notification did not return (or it does not link the package)"
         case .noEffect(let seconds):
             return "\(process)\(where_): the kernel did not show the \(request) within \(seconds) s"
+        case .oversizedMessage(let bytes, let limit):
+            return "\(process) wrote a line of \(bytes) bytes on its lifecycle channel, past the device's limit of \(limit): "
+                + "the device dropped it and read on; only the package's own listener should write to that descriptor "
+                + "(APPGROUP_LIFECYCLE_FD), one short line per message"
         }
     }
 }

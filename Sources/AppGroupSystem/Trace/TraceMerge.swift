@@ -9,12 +9,58 @@ package enum TraceMerge {
         package var description: String { "\(path) is not a trace file: \(problem); pass a trace written by APPGROUP_TRACE or SimulatedDevice(trace:)" }
     }
 
-    /// The events of the trace file at `path`.
-    package static func events(ofFile path: String) throws -> [[String: Any]] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Unreadable(path: path, problem: "it cannot be read")
-        }
+    /// The largest trace file read, in bytes: a process's file of a long test is a
+    /// few megabytes; a file past this is not read at all (its parse would take
+    /// about ten times its size in memory).
+    package static let fileLimit: Int64 = 64 << 20
+
+    /// The events of the trace file at `path`: a regular file of at most
+    /// ``fileLimit`` bytes, opened without blocking (a FIFO is refused, not
+    /// waited on) and, unless `followingLink`, not through a symbolic link.
+    package static func events(ofFile path: String, followingLink: Bool = false) throws -> [[String: Any]] {
+        var remaining = fileLimit
+        return try events(ofFile: path, followingLink: followingLink, remaining: &remaining)
+    }
+
+    /// The largest sum of trace files one merge reads, in bytes.
+    package static let mergeLimit: Int64 = 256 << 20
+
+    /// ``events(ofFile:followingLink:)`` counted against `remaining` bytes of a
+    /// merge of several files (``mergeLimit``): a file past what remains is refused.
+    package static func events(ofFile path: String, followingLink: Bool = false, remaining: inout Int64) throws -> [[String: Any]] {
+        let data = try contents(ofFile: path, followingLink: followingLink, remaining: remaining)
+        remaining -= Int64(data.count)
         return try events(ofDocument: data, path: path)
+    }
+
+    private static func contents(ofFile path: String, followingLink: Bool, remaining: Int64) throws -> Data {
+        let fd: Int32
+        do {
+            fd = try SystemCalls.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followingLink ? 0 : O_NOFOLLOW))
+        } catch {
+            let link = error.errno == .ELOOP && !followingLink
+            throw Unreadable(path: path, problem: link ? "it is a symbolic link, which a trace directory never holds" : "it cannot be opened (\(error))")
+        }
+        defer { SystemCalls.close(fd) }
+        do {
+            let st = try SystemCalls.fstat(fd, path: path)
+            guard SystemCalls.isRegular(st) else {
+                throw Unreadable(path: path, problem: "it is a \(SystemCalls.fileKind(st.st_mode)), not a regular file")
+            }
+            guard Int64(st.st_size) <= fileLimit else {
+                throw Unreadable(path: path, problem: "it is \(st.st_size) bytes, past the limit of \(fileLimit) a trace file may have; trace a shorter run, or fewer processes")
+            }
+            guard Int64(st.st_size) <= remaining else {
+                throw Unreadable(path: path, problem: "it is \(st.st_size) bytes, and with the files read before it the merge would pass its limit of \(mergeLimit) bytes; trace a shorter run, or fewer processes")
+            }
+            return try SystemCalls.readAll(fd, path: path, sizeHint: Int(st.st_size), limit: min(fileLimit, remaining))
+        } catch let error as Unreadable {
+            throw error
+        } catch SystemError.fileTooLarge(_, let size, let limit) {
+            throw Unreadable(path: path, problem: "it grew past \(size) bytes while read, past the limit of \(limit)")
+        } catch {
+            throw Unreadable(path: path, problem: "it cannot be read (\(error))")
+        }
     }
 
     /// The events of a trace file's contents.

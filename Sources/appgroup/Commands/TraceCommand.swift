@@ -32,7 +32,8 @@ enum TraceCommand {
                 : [path]
             for file in files {
                 do {
-                    events += try TraceMerge.events(ofFile: file)
+                    // A file named on the command line is the user's to point anywhere; a directory's entries are not followed.
+                    events += try TraceMerge.events(ofFile: file, followingLink: !isDirectory.boolValue)
                 } catch let error as TraceMerge.Unreadable {
                     throw CLIError.badValue(error.description)
                 }

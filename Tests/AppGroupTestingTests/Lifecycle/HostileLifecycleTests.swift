@@ -38,4 +38,50 @@ import Testing
         }
         try await fixture.device.jetsam(app)
     }
+
+    /// Finding guarded: the channel searched its whole buffer again after every
+    /// read, so megabytes without a newline cost the test process minutes of CPU,
+    /// and a line of any length was kept whole.
+    @Test func aFloodWithoutNewlinesIsDroppedAsItArrivesAndReported() async throws {
+        let fixture = try LifecycleFixture()
+        defer { fixture.device.remove() }
+        var settings = fixture.device.lifecycleSettings
+        settings.listenerGrace = 120 // the old reader took minutes to reach the hello after the flood
+        fixture.device.lifecycleSettings = settings
+        let app = try await fixture.python(Self.flooder, [String(Self.flood)], as: fixture.notes.app)
+        try await fixture.device.moveToBackground(app)
+        try await app.requireLine("post UIApplicationDidEnterBackgroundNotification", timeout: 60)
+        let refusals = fixture.device.failures.filter { $0.contains("lifecycle channel") }
+        #expect(refusals.count == 1, "\(fixture.device.failures)")
+        #expect(refusals.first?.contains("\(Self.flood) bytes") == true, "\(refusals)")
+        #expect(refusals.first?.contains(fixture.notes.app.name) == true, "\(refusals)")
+        try await fixture.device.jetsam(app)
+    }
+
+    /// 8 MiB: eight times the channel's line limit (the old reader took over two minutes for 4 MiB).
+    static let flood = 8 << 20
+
+    /// Floods the channel with one line of `argv[1]` bytes, then says hello and
+    /// acknowledges each post, as the package's listener does.
+    static let flooder = """
+    import os, sys
+    fd = int(os.environ["APPGROUP_LIFECYCLE_FD"])
+    size = int(sys.argv[1])
+    block = b"x" * 65536
+    while size > 0:
+        size -= os.write(fd, block[:min(size, len(block))])
+    os.write(fd, b"\\nhello\\n")
+    print("ready", flush=True)
+    pending = b""
+    while True:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\\n" in pending:
+            line, pending = pending.split(b"\\n", 1)
+            sequence, command, argument = line.decode().split(" ", 2)
+            print(command, argument, flush=True)
+            os.write(fd, ("ack " + sequence + "\\n").encode())
+    """
 }
