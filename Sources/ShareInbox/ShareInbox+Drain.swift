@@ -92,7 +92,7 @@ extension ShareInbox {
     /// Runs the handler on item `number`, as the trace's delivery event (the end
     /// of the arrow from its enqueue).
     private func traceDelivery(_ number: UInt64, _ deliver: () throws -> Void) throws {
-        let span = Tracing.begin(.inboxDelivery)
+        let span = Tracing.begin(.inboxDelivery)?.opened(directory.path, [("item", "\(number)"), ("outcome", "delivering")], flowIn: traceFlow(number))
         var outcome = "delivered"
         defer { span?.end(directory.path, [("item", "\(number)"), ("outcome", outcome)], flowIn: traceFlow(number)) }
         do { try deliver() } catch { outcome = "handler threw"; throw error }

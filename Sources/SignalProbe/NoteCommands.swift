@@ -36,15 +36,13 @@ enum NoteCommands {
     }
 
     /// `note-app --file F [--seconds S]`: reads F, prints "note <note>" and "ready", then on
-    /// the first notice reads it again, prints "read <note>" and exits 0 half a
-    /// second later (exit 3 when no notice came within S seconds).
+    /// the first notice reads it again, prints "read <note>" and exits 0 inside the
+    /// observer (exit 3 when no notice came within S seconds).
     static func observe() -> Never {
         let initial = read(URL(fileURLWithPath: option("file")))
         let callback: CFNotificationCallback = { _, _, _, _, _ in
             say("read \(NoteCommands.read(URL(fileURLWithPath: option("file"))))")
-            // Not at once: the signal thread that queued this call finishes its own
-            // bookkeeping (its trace event) first, and the trace is written at exit.
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { exit(0) }
+            exit(0)
         }
         CFNotificationCenterAddObserver(CFNotificationCenterGetDarwinNotifyCenter(), nil, callback, didChange as CFString, nil,
                                         .deliverImmediately)

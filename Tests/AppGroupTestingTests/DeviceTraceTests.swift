@@ -101,6 +101,30 @@ struct DeviceTraceTests {
         #expect(try #require(save["ts"] as? Double) < (try #require(post["ts"] as? Double)))
     }
 
+    /// Finding guarded: the delivery's event was recorded after the observer was
+    /// queued, so an observer that exits at once lost it from the trace in 0 to 2
+    /// of 6 runs. The probe's app exits inside its observer.
+    @Test("a target that exits inside its observer keeps the delivery in its trace, every time")
+    func anObserverThatExitsKeepsItsDelivery() throws {
+        let notes = try NotesExample()
+        for run in 1...16 {
+            let device = try SimulatedDevice(name: "DeviceTraceExit", trace: .whenKept)
+            defer { device.remove() }
+            let note = try notes.groupContainer(on: device).appendingPathComponent("note.txt").path
+            let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
+            try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
+            let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", "run \(run)", "--post-first", "no"],
+                                         as: notes.shareExtension)
+            #expect(share.succeeded, "\(share.standardError)")
+            let end = app.wait(timeout: 60)
+            #expect(end.succeeded, "\(end.standardError)")
+            let events = try TraceValidator.events(inFile: try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json")))
+            let deliveries = Self.slices(events, "signal.delivery", ofProcessNamed: notes.app.name)
+            #expect(deliveries.contains { $0["name"] as? String == "com.example.notes.didChange" },
+                    "run \(run): no delivery on the app's track: \(deliveries)")
+        }
+    }
+
     @Test("a target suspended and resumed, and one killed with 0xdead10cc, on their own tracks with the reason")
     func lifecycleOnTheTargetsTracks() throws {
         let notes = try NotesExample()

@@ -60,7 +60,7 @@ package struct FileCoordinator: Sendable {
     /// the same time, writers wait.
     package func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [],
                               byAccessor reader: (URL) throws -> T) throws -> T {
-        let span = Tracing.begin(.coordinatedRead)
+        let span = Tracing.begin(.coordinatedRead)?.opened(url.path, [("by", "FileCoordinator")])
         defer { span?.end(url.path, [("by", "FileCoordinator")]) }
         let item = try self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
         return try withLock(item, .shared) { try reader(item.url) }
@@ -70,7 +70,7 @@ package struct FileCoordinator: Sendable {
     /// and writer, in any thread or process, waits.
     package func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [],
                               byAccessor writer: (URL) throws -> T) throws -> T {
-        let span = Tracing.begin(.coordinatedWrite)
+        let span = Tracing.begin(.coordinatedWrite)?.opened(url.path, [("by", "FileCoordinator")])
         defer { span?.end(url.path, [("by", "FileCoordinator")]) }
         let item = try self.item(url, resolvingLinks: false)
         return try withLock(item, .exclusive) {
@@ -107,7 +107,7 @@ package struct FileCoordinator: Sendable {
     /// for the lock happens on a thread of its own, never on the cooperative pool.
     package func coordinate<T: Sendable>(readingItemAt url: URL, options: ReadingOptions = [],
                                         byAccessor reader: (URL) async throws -> T) async throws -> T {
-        let span = Tracing.begin(.coordinatedRead)
+        let span = Tracing.begin(.coordinatedRead)?.opened(url.path, [("by", "FileCoordinator async")])
         defer { span?.end(url.path, [("by", "FileCoordinator async")]) }
         let item = try self.item(url, resolvingLinks: options.contains(.resolvesSymbolicLink))
         return try await withLocks([(item, .shared)]) { try await reader(item.url) }
@@ -116,7 +116,7 @@ package struct FileCoordinator: Sendable {
     /// The async form of ``coordinate(writingItemAt:options:byAccessor:)``.
     package func coordinate<T: Sendable>(writingItemAt url: URL, options: WritingOptions = [],
                                         byAccessor writer: (URL) async throws -> T) async throws -> T {
-        let span = Tracing.begin(.coordinatedWrite)
+        let span = Tracing.begin(.coordinatedWrite)?.opened(url.path, [("by", "FileCoordinator async")])
         defer { span?.end(url.path, [("by", "FileCoordinator async")]) }
         let item = try self.item(url, resolvingLinks: false)
         return try await withLocks([(item, .exclusive)]) {

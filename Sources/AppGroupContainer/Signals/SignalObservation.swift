@@ -101,9 +101,10 @@ final class SignalListener: @unchecked Sendable {
     /// post that made the counter it saw.
     private func deliver(_ entry: Entry, seen: UInt32) {
         Exploration.step("signal delivery", entry.name)
-        let span = Tracing.begin(.signalDelivery)
+        let args = Tracing.isOn ? [("table", table.path), ("count", "\(seen)")] : []
+        let span = Tracing.begin(.signalDelivery)?.opened(entry.name, args, flowIn: table.traceFlow(slot: entry.slot, count: seen))
         entry.identity.run { entry.handler() }
-        span?.end(entry.name, [("table", table.path), ("count", "\(seen)")], flowIn: table.traceFlow(slot: entry.slot, count: seen))
+        span?.end(entry.name, args, flowIn: table.traceFlow(slot: entry.slot, count: seen))
     }
 
     private func run() {

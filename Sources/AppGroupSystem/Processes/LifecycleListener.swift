@@ -54,7 +54,8 @@ package enum LifecycleListener {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else { return }
         let argument = parts.count > 2 ? parts[2] : ""
-        let span = Tracing.begin(.lifecycleNotice)
+        let span = Tracing.begin(.lifecycleNotice)?.opened(parts[1] == "post" ? argument : "expiration of background activity \(argument)",
+                                                          [("command", parts[1])])
         switch parts[1] {
         case "post":
             NotificationCenter.default.post(name: Notification.Name(argument), object: nil)

@@ -15,6 +15,10 @@ final class TraceBuffer: @unchecked Sendable {
 
     private let lock = NSLock()
     private var events: [TraceEvent] = []
+    /// Events begun with their details and not ended yet (``Tracing/Span/opened(_:_:flowOut:flowIn:)``),
+    /// by id: written as unfinished if the file is written before they end.
+    private var open: [UInt64: TraceEvent] = [:]
+    private var lastOpen: UInt64 = 0
     private var name: String?
     private var exitHookInstalled = false
     private var warned = false
@@ -45,6 +49,29 @@ final class TraceBuffer: @unchecked Sendable {
         if install { atexit { TraceBuffer.shared.flush() } }
     }
 
+    /// Keeps `event` (its end not known yet) until ``close(_:_:)``; 0 when this
+    /// process writes no trace file (then nothing is kept).
+    func open(_ event: TraceEvent) -> UInt64 {
+        guard directory != nil else { return 0 }
+        lock.lock()
+        lastOpen += 1
+        let id = lastOpen
+        open[id] = event
+        let install = !exitHookInstalled
+        exitHookInstalled = true
+        lock.unlock()
+        if install { atexit { TraceBuffer.shared.flush() } }
+        return id
+    }
+
+    /// Records the event opened as `id`, now ended.
+    func close(_ id: UInt64, _ event: TraceEvent) {
+        lock.withLock {
+            open.removeValue(forKey: id)
+            events.append(event)
+        }
+    }
+
     func snapshot() -> [TraceEvent] { lock.withLock { events } }
 
     func discard() { lock.withLock { events.removeAll(keepingCapacity: true) } }
@@ -53,7 +80,18 @@ final class TraceBuffer: @unchecked Sendable {
     /// flush wrote there). A failure is one line on standard error, once.
     func flush() {
         guard let directory else { return }
-        let (events, name) = lock.withLock { (self.events, self.name) }
+        // An event still open is written as ending now: the process may be exiting
+        // inside it (an observer that calls exit), and a later flush replaces the file.
+        let (events, name) = lock.withLock { () -> ([TraceEvent], String?) in
+            let now = Tracing.now()
+            let unfinished = open.sorted { $0.key < $1.key }.map { _, event -> TraceEvent in
+                var ending = event
+                ending.end = max(now, event.start)
+                ending.args.append(("unfinished", "the trace was written before it ended (the process exited inside it, or was about to be stopped)"))
+                return ending
+            }
+            return (self.events + unfinished, self.name)
+        }
         let pid = getpid()
         let processName = name ?? ProcessInfo.processInfo.processName
         let data = TraceJSON.document(TraceJSON.process(events, pid: pid, name: processName))

@@ -113,14 +113,32 @@ package enum Tracing {
         package let thread: Int32
         /// Another process's track it goes on (nil: this thread's).
         package var track: Track?
+        /// Its id among the open events of the trace buffer (0: not opened).
+        var openID: UInt64 = 0
+
+        package init(kind: Kind, start: UInt64, thread: Int32, track: Track? = nil) {
+            (self.kind, self.start, self.thread, self.track) = (kind, start, thread, track)
+        }
+
+        /// The span with its details given before it ends, so that the event is
+        /// written even if the process exits inside it: for spans that run the
+        /// process's own code (an observer, an accessor, a handler), which may call
+        /// `exit`. Its ``end(_:_:flowOut:flowIn:)`` gives the final details.
+        package func opened(_ name: String, _ args: [(String, String)] = [], flowOut: UInt64? = nil, flowIn: UInt64? = nil) -> Span {
+            var span = self
+            span.openID = TraceBuffer.shared.open(TraceEvent(kind: kind, name: name, start: start, end: start, thread: thread,
+                                                             args: args, flowOut: flowOut, flowIn: flowIn, track: track))
+            return span
+        }
 
         /// Records the event: `name` is its title on the timeline (the path, the
         /// key, the call), `args` what its details pane lists, `flowOut` the id of
         /// an arrow leaving it (a write, an enqueue) and `flowIn` one arriving (the
         /// read, the delivery it caused): see ``flowID(_:_:)``.
         package func end(_ name: String, _ args: [(String, String)] = [], flowOut: UInt64? = nil, flowIn: UInt64? = nil) {
-            TraceBuffer.shared.append(TraceEvent(kind: kind, name: name, start: start, end: Tracing.now(), thread: thread,
-                                                 args: args, flowOut: flowOut, flowIn: flowIn, track: track))
+            let event = TraceEvent(kind: kind, name: name, start: start, end: Tracing.now(), thread: thread,
+                                   args: args, flowOut: flowOut, flowIn: flowIn, track: track)
+            if openID != 0 { TraceBuffer.shared.close(openID, event) } else { TraceBuffer.shared.append(event) }
         }
     }
 
