@@ -82,6 +82,16 @@ extension SimulatedDevice {
         tracing.stop()
     }
 
+    /// A new trace directory of one sandboxed launch, inside ``traceDirectory``:
+    /// the only one that target may write, so no target can replace or forge
+    /// another process's file. Nil when the device records no trace.
+    func launchTraceDirectory(for target: SimulatedTarget) throws -> URL? {
+        guard let traceDirectory else { return nil }
+        let directory = traceDirectory.appendingPathComponent("\(target.bundleIdentifier)-\(tracing.nextLaunch())", isDirectory: true)
+        try RaceFreeDirectory.make(directory, intermediates: false, mode: 0o700)
+        return directory
+    }
+
     /// The trace variables of a spawned target's environment.
     func traceEnvironment(name: String?) -> [String: String] {
         // (And an exploring device's scheduler: SimulatedDevice+Explore.swift.)
@@ -108,6 +118,10 @@ public struct TraceNotRecorded: Error, Sendable, Hashable, CustomStringConvertib
 final class DeviceTracing: Sendable {
     private let state = Locked(SimulatedDevice.TraceOption.off)
     private static let live = Locked(0)
+    private let launches = Locked(0)
+
+    /// A number no other launch of this device has had.
+    func nextLaunch() -> Int { launches.withLock { $0 += 1; return $0 } }
 
     var option: SimulatedDevice.TraceOption { state.withLock { $0 } }
 
@@ -148,10 +162,8 @@ final class DeviceTracing: Sendable {
         let mine = Tracing.snapshot().filter { $0.concerns(device.path) }
         let name = "test process (\(ProcessInfo.processInfo.processName))"
         var events = try TraceMerge.events(ofDocument: TraceJSON.document(TraceJSON.process(mine, pid: getpid(), name: name)))
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: traceDirectory.path)) ?? []
         var remaining = TraceMerge.mergeLimit
-        for file in files.sorted() where file.hasSuffix(".json") {
-            let path = traceDirectory.appendingPathComponent(file).path
+        for path in traceFiles(in: traceDirectory) {
             do {
                 // Written by the device's targets: no link is followed, no FIFO waited on, sizes bounded.
                 events += try TraceMerge.events(ofFile: path, remaining: &remaining)
@@ -160,5 +172,23 @@ final class DeviceTracing: Sendable {
             }
         }
         return TraceMerge.merge(events)
+    }
+
+    /// The `.json` files of `traceDirectory` (processes the device did not sandbox)
+    /// and of each launch's directory in it, one level down, never through a link.
+    private static func traceFiles(in traceDirectory: URL) -> [String] {
+        func entries(_ directory: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { directory + "/" + $0 }
+        }
+        var files: [String] = []
+        for entry in entries(traceDirectory.path) {
+            let kind = (try? FileManager.default.attributesOfItem(atPath: entry))?[.type] as? FileAttributeType
+            if kind == .typeDirectory {
+                files += entries(entry).filter { $0.hasSuffix(".json") }
+            } else if entry.hasSuffix(".json") {
+                files.append(entry)
+            }
+        }
+        return files
     }
 }

@@ -32,7 +32,7 @@ public struct SandboxProfile: Sendable, Hashable {
     /// The profile of `target` running `executable` from `bundle` on `device`.
     /// Missing containers are made: a rule names an existing directory.
     static func make(device: SimulatedDevice, target: SimulatedTarget, home: DataContainer, bundle: URL,
-                     executable: URL) throws -> SandboxProfile {
+                     executable: URL, trace: URL?) throws -> SandboxProfile {
         let resolver = device.resolver(for: target)
         var readWrite = [home.home]
         for group in target.entitlements.applicationGroups {
@@ -43,8 +43,8 @@ public struct SandboxProfile: Sendable, Hashable {
         readWrite += [device.root.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       keychains]
-        // Where the target writes its trace file, on a traced device.
-        if let trace = device.traceDirectory { readWrite.append(trace) }
+        // Where the target writes its trace file, on a traced device: its launch's own directory.
+        if let trace { readWrite.append(trace) }
         // Where it asks an exploring device's scheduler for its turns.
         if let exploring = device.explorationDirectory { readWrite.append(exploring) }
         var readOnly = [bundle, executable.deletingLastPathComponent(), device.scratch]

@@ -50,12 +50,15 @@ extension SimulatedDevice {
         var variables = environment(for: target)
         variables.merge(home.environment) { $1 }
         variables.merge(extra) { $1 }
+        let traceHome = try launchTraceDirectory(for: target)
+        if let traceHome { variables[Tracing.directoryEnvironmentKey] = traceHome.path }
         var ruleset: Int32?
         var note: String?
         if KernelSandbox.effectiveMode(sandbox) == .enforced {
             switch KernelSandbox.availability {
             case .available(let abi):
-                let profile = try SandboxProfile.make(device: self, target: target, home: home, bundle: bundle, executable: executable)
+                let profile = try SandboxProfile.make(device: self, target: target, home: home, bundle: bundle, executable: executable,
+                                                  trace: traceHome)
                 ruleset = try profile.ruleset(abi: abi)
                 note = SandboxNote.enforced(target: target, home: home, device: self)
             case .unavailable(let reason):
