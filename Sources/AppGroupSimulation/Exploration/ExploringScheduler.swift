@@ -45,7 +45,14 @@ final class ExploringScheduler: @unchecked Sendable {
         var lastLaunch = Date.distantPast
         /// No decision before this (``afterSignal``).
         var settleUntil = Date.distantPast
+        /// Each process's connection, by pid (the kernel's word at connect).
+        var connections: [Int32: Int32] = [:]
+        /// Requests the scheduler refused to read, said as the device's failures.
+        var refusals: [String] = []
     }
+
+    /// The longest request line taken from a process (the wire's lines are under 1 KiB).
+    static let requestLimit = 4096
 
     let directory: URL
     private let state: Locked<State>
@@ -60,6 +67,8 @@ final class ExploringScheduler: @unchecked Sendable {
     var schedule: [String] { state.withLock { $0.schedule } }
     /// Targets that died while waiting for a turn or holding one.
     var deaths: [String] { state.withLock { $0.deaths } }
+    /// What the scheduler refused to read from a process's connection.
+    var refusals: [String] { state.withLock { $0.refusals } }
 
     /// The device starts launching a process (``launched(_:name:)`` follows).
     func beginLaunch() { state.withLock { $0.launching += 1 } }
@@ -90,7 +99,7 @@ final class ExploringScheduler: @unchecked Sendable {
     /// Starts the scheduling thread.
     func start() throws {
         guard let wire = Exploration.Wire(directory: directory.path) else {
-            throw AppGroupError.systemCall(operation: "mkfifo", path: directory.appendingPathComponent("requests").path, errno: .current)
+            throw AppGroupError.systemCall(operation: "bind", path: directory.appendingPathComponent("scheduler").path, errno: .current)
         }
         let thread = Thread { [self] in
             ThreadName.setCurrent("explore scheduler")
@@ -107,31 +116,62 @@ final class ExploringScheduler: @unchecked Sendable {
     }
 
     private func run(_ wire: borrowing Exploration.Wire) {
-        var pending: [UInt8] = []
+        // Each connection's process (as the kernel named it at connect) and its unread line.
+        var connections: [Int32: (pid: Int32, lines: ChannelLines)] = [:]
         while !state.withLock({ $0.stopped }) {
-            pending += wire.read(waiting: 2)
-            while let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                receive(line)
+            for event in wire.events(on: Array(connections.keys), waiting: 2) {
+                switch event {
+                case .connected(let fd, let pid):
+                    connections[fd] = (pid, ChannelLines(limit: Self.requestLimit))
+                    let replaced = state.withLock { state -> Int32? in
+                        defer { state.connections[pid] = fd }
+                        return state.connections[pid]
+                    }
+                    if let replaced, replaced != fd { connections.removeValue(forKey: replaced); wire.close(replaced) }
+                case .bytes(let fd, let bytes):
+                    guard let pid = connections[fd]?.pid else { continue }
+                    connections[fd]?.lines.append(bytes) { piece in
+                        switch piece {
+                        case .line(let line): receive(line, from: pid)
+                        case .oversized(let size): refuse(size, from: pid)
+                        }
+                    }
+                case .ended(let fd):
+                    guard let pid = connections.removeValue(forKey: fd)?.pid else { continue }
+                    wire.close(fd)
+                    // It runs freely from now on (or it ended): nothing of it to wait for.
+                    state.withLock { state in
+                        if state.connections[pid] == fd { state.connections.removeValue(forKey: pid) }
+                        state.processes[pid]?.waiting = nil
+                    }
+                }
             }
             reap()
-            if let pid = decide() { _ = wire.grant(pid) }
+            if let pid = decide(), let fd = state.withLock({ $0.connections[pid] }) { _ = wire.grant(on: fd) }
         }
+        for fd in connections.keys { wire.close(fd) }
     }
 
-    /// One request line: "<pid>\t<step>\t<item>".
-    private func receive(_ line: String) {
-        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, let pid = Int32(fields[0]) else { return }
+    /// One request line: "<step>\t<item>", from the process `pid` the kernel named.
+    private func receive(_ line: String, from pid: Int32) {
+        let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        guard fields.count == 2 else { return }
         state.withLock { state in
             if state.processes[pid] == nil {
                 // Not launched by the device (a grandchild): known from its first step.
                 state.processes[pid] = Process(ordinal: state.nextOrdinal, name: "pid \(pid)", seen: Date())
                 state.nextOrdinal += 1
             }
-            state.processes[pid]?.waiting = "\(fields[1]) \(fields[2])"
+            state.processes[pid]?.waiting = "\(fields[0]) \(fields[1])"
             state.processes[pid]?.requested = true
+        }
+    }
+
+    private func refuse(_ size: Int, from pid: Int32) {
+        state.withLock { state in
+            let name = state.processes[pid]?.name ?? "pid \(pid)"
+            state.refusals.append("\(name) [\(pid)] wrote a request longer than \(Self.requestLimit) bytes to the exploring scheduler "
+                + "(\(size) bytes of it when it passed the limit): it was dropped; only the package's own steps should write to that socket")
         }
     }
 

@@ -54,6 +54,7 @@ extension SimulatedDevice {
             do { try body(device) } catch { thrown = error }
             ExploringSchedulers.unregister(device: device.directory)
             scheduler.stop()
+            for refusal in scheduler.refusals { device.recordFailure(refusal) }
             let schedule = scheduler.schedule
             last = schedule
             steps += schedule.count
@@ -73,11 +74,9 @@ extension SimulatedDevice {
     /// The exploration variables of a spawned target's environment.
     func explorationEnvironment() -> [String: String] {
         guard let scheduler = ExploringSchedulers.scheduler(for: directory) else { return [:] }
-        return [Exploration.directoryEnvironmentKey: scheduler.directory.path]
+        return [Exploration.directoryEnvironmentKey: scheduler.directory.path,
+                Exploration.schedulerEnvironmentKey: "\(getpid())"]
     }
-
-    /// The exploration directory, for the sandbox (nil when not exploring).
-    var explorationDirectory: URL? { ExploringSchedulers.scheduler(for: directory)?.directory }
 }
 
 extension SplitMix64 {

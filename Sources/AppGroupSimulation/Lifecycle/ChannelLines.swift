@@ -1,7 +1,7 @@
-/// Splits what a target writes on its lifecycle channel into lines, in time
+/// Splits what a target writes on a channel of the device into lines, in time
 /// linear in the bytes read and in memory bounded by ``limit``: each byte is
 /// searched for the newline once, and a line longer than the limit is dropped
-/// as it arrives (reported once, with its length) instead of being kept.
+/// as it arrives (reported once, when it passes the limit) instead of being kept.
 ///
 /// The target is not trusted: a stream with no newline at all, or lines of any
 /// length, cost the test process no more than reading them.
@@ -13,14 +13,15 @@ struct ChannelLines {
     enum Piece: Equatable {
         /// A complete line, without its newline.
         case line(String)
-        /// A line longer than the limit, dropped; its length in bytes.
+        /// A line longer than the limit, reported when it passed it (`bytes` read
+        /// of it then) and dropped to its newline.
         case oversized(bytes: Int)
     }
 
     private let limit: Int
     private var partial: [UInt8] = []
-    /// The length of the oversized line being dropped, nil when none is.
-    private var dropping: Int?
+    /// True while a line past the limit is being dropped, up to its newline.
+    private var dropping = false
 
     init(limit: Int = ChannelLines.limit) { self.limit = limit }
 
@@ -30,18 +31,18 @@ struct ChannelLines {
         while !rest.isEmpty {
             let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
             let piece = rest[..<(newline ?? rest.endIndex)]
-            if let dropped = dropping {
-                dropping = dropped + piece.count
+            if dropping {
+                // Still the dropped line: nothing kept.
             } else if partial.count + piece.count > limit {
-                dropping = partial.count + piece.count
+                dropping = true
+                body(.oversized(bytes: partial.count + piece.count))
                 partial = []
             } else {
                 partial.append(contentsOf: piece)
             }
             guard let newline else { return }
-            if let dropped = dropping {
-                body(.oversized(bytes: dropped))
-                dropping = nil
+            if dropping {
+                dropping = false
             } else {
                 body(.line(String(decoding: partial, as: UTF8.self)))
                 partial.removeAll(keepingCapacity: partial.capacity <= 4096)

@@ -17,7 +17,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// The kernel did not show the change (stopped, continued) before the deadline.
         case noEffect(seconds: Double)
         /// The target wrote a line longer than the channel takes (`limit` bytes) on
-        /// its lifecycle channel; the device dropped it and read on.
+        /// its lifecycle channel (`bytes` of it had come when it passed the limit);
+        /// the device dropped it and read on.
         case oversizedMessage(bytes: Int, limit: Int)
     }
     /// What went wrong.
@@ -45,7 +46,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         case .noEffect(let seconds):
             return "\(process)\(where_): the kernel did not show the \(request) within \(seconds) s"
         case .oversizedMessage(let bytes, let limit):
-            return "\(process) wrote a line of \(bytes) bytes on its lifecycle channel, past the device's limit of \(limit): "
+            return "\(process) wrote a line longer than \(limit) bytes on its lifecycle channel (\(bytes) bytes of it when it passed the limit): "
                 + "the device dropped it and read on; only the package's own listener should write to that descriptor "
                 + "(APPGROUP_LIFECYCLE_FD), one short line per message"
         }

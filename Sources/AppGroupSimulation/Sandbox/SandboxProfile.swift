@@ -45,8 +45,6 @@ public struct SandboxProfile: Sendable, Hashable {
                       keychains]
         // Where the target writes its trace file, on a traced device: its launch's own directory.
         if let trace { readWrite.append(trace) }
-        // Where it asks an exploring device's scheduler for its turns.
-        if let exploring = device.explorationDirectory { readWrite.append(exploring) }
         var readOnly = [bundle, executable.deletingLastPathComponent(), device.scratch]
         readOnly += systemPaths.map { URL(fileURLWithPath: $0, isDirectory: true) }
         readOnly += SandboxSystemCalls.mappedLibraryDirectories().map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -31,29 +31,66 @@ package enum Exploration {
         }
     }
 
-    /// The scheduler's side of the wire.
+    /// The environment variable naming the scheduler's process: a target obeys
+    /// only a listener the kernel says is that process.
+    package static let schedulerEnvironmentKey = "APPGROUP_EXPLORE_SCHEDULER"
+
+    /// The scheduler's side of the wire: a listening socket in the exploration
+    /// directory and one connection per asking process (explore.c).
     package struct Wire: ~Copyable {
         package let directory: String
-        private let fd: Int32
+        private let listener: Int32
 
-        /// Opens the requests FIFO in `directory`; nil when it cannot be made.
+        /// What arrived on the wire.
+        package enum Event: Equatable {
+            /// A process connected: its connection and its pid, as the kernel saw it.
+            case connected(Int32, pid: Int32)
+            /// Bytes on a connection.
+            case bytes(Int32, [UInt8])
+            /// A connection ended (its process closed it or ended).
+            case ended(Int32)
+        }
+
+        /// Listens in `directory`; nil (errno set) when the socket cannot be made.
         package init?(directory: String) {
             let fd = agc_explore_serve(directory)
             guard fd >= 0 else { return nil }
             self.directory = directory
-            self.fd = fd
+            self.listener = fd
         }
 
-        deinit { SystemCalls.close(fd) }
+        deinit { SystemCalls.close(listener) }
 
-        /// The bytes of requests that arrived within `milliseconds` (empty: none).
-        package func read(waiting milliseconds: Int32) -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            let count = buffer.withUnsafeMutableBytes { agc_explore_read(fd, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 8192, milliseconds) }
-            return count > 0 ? Array(buffer.prefix(Int(count))) : []
+        /// What arrived within `milliseconds` on the listener and on `connections`.
+        package func events(on connections: [Int32], waiting milliseconds: Int32) -> [Event] {
+            var events: [Event] = []
+            for fd in SystemCalls.pollReadable([listener] + connections, timeout: milliseconds) {
+                if fd == listener {
+                    // A burst of connections is taken a bounded number at a time: the others wait for the next look.
+                    for _ in 0..<64 {
+                        var pid: Int32 = 0
+                        let connection = agc_explore_accept(listener, &pid)
+                        guard connection >= 0 else { break }
+                        events.append(.connected(connection, pid: pid))
+                    }
+                    continue
+                }
+                var buffer = [UInt8](repeating: 0, count: 8192)
+                let count = buffer.withUnsafeMutableBytes { agc_explore_receive(fd, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 8192) }
+                let code = Errno.current
+                if count > 0 {
+                    events.append(.bytes(fd, Array(buffer.prefix(count))))
+                } else if count == 0 || code != .EAGAIN {
+                    events.append(.ended(fd))
+                }
+            }
+            return events
         }
 
-        /// Grants process `pid` its next step; false when it is gone.
-        package func grant(_ pid: Int32) -> Bool { agc_explore_grant(directory, pid) == 0 }
+        /// Grants the process at the other end of `connection` its next step; false when it is gone.
+        package func grant(on connection: Int32) -> Bool { agc_explore_grant(connection) == 0 }
+
+        /// Closes a connection.
+        package func close(_ connection: Int32) { SystemCalls.close(connection) }
     }
 }

@@ -86,16 +86,21 @@ static inline int agc_explore_enabled(void) { return __atomic_load_n(&agc_explor
 /// exploring, or it gave up: the scheduler gone, or the deadline passed).
 int agc_explore_step(const char *step, const char *item);
 
-/// The scheduler's side: makes and opens the requests FIFO in `directory` (a
-/// descriptor, or -1 with errno set).
+/// The scheduler's side: a listening stream socket, `scheduler` in `directory`
+/// (nonblocking, close-on-exec), or -1 with errno set.
 int agc_explore_serve(const char *directory);
 
-/// Reads what is available of the requests, waiting up to `timeout_ms`: bytes
-/// read, 0 when none came, -1 with errno set.
-long agc_explore_read(int fd, char *buffer, unsigned long capacity, int timeout_ms);
+/// Accepts one waiting connection (nonblocking, close-on-exec) and sets `*pid`
+/// to the connecting process as the kernel saw it (SO_PEERCRED): -1 with errno
+/// EAGAIN when none waits.
+int agc_explore_accept(int listener, int *pid);
 
-/// Grants process `pid` one step (a byte to its grant FIFO). 0, or -1 with errno set.
-int agc_explore_grant(const char *directory, int pid);
+/// Reads what is available on a connection: bytes read, 0 at its end (the
+/// process closed it or ended), -1 with errno set (EAGAIN: nothing yet).
+long agc_explore_receive(int fd, char *buffer, unsigned long capacity);
+
+/// Grants the process at the other end of `fd` one step (one byte). 0, or -1 with errno set.
+int agc_explore_grant(int fd);
 
 /// Landlock's ABI version (1 and up), or minus an errno when Landlock cannot be
 /// used: -ENOSYS for a kernel without it, -EOPNOTSUPP when it is built in but
