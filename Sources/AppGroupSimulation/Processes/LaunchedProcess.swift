@@ -36,6 +36,9 @@ public final class LaunchedProcess: @unchecked Sendable {
     let state = NSCondition()
     var output = Data()
     var errorOutput = Data()
+    /// Whether some of each stream was dropped past ``outputLimit`` (said once each).
+    var droppedOutput = false
+    var droppedError = false
     var openStreams = 2
     var exited = false
     /// How the process ended, when learned without Foundation (see the waiter thread).
@@ -110,14 +113,16 @@ public final class LaunchedProcess: @unchecked Sendable {
                 while true {
                     let chunk = handle.availableData
                     state.lock()
+                    var dropped = false
                     if chunk.isEmpty {
                         openStreams -= 1
                     } else if isError {
-                        errorOutput.append(chunk)
+                        if Self.keep(chunk, in: &errorOutput) { dropped = !droppedError; droppedError = true }
                     } else {
-                        output.append(chunk)
+                        if Self.keep(chunk, in: &output) { dropped = !droppedOutput; droppedOutput = true }
                     }
                     unlockAfterChange()
+                    if dropped { noteDroppedOutput(isError ? "standard error" : "standard output") }
                     if chunk.isEmpty {
                         // Closed at once rather than when the process object goes: a
                         // test run starts thousands of processes, and every descriptor
@@ -144,6 +149,22 @@ public final class LaunchedProcess: @unchecked Sendable {
             if process == nil { SandboxSystemCalls.reap(processIdentifier) }
         }
         waiter.start()
+    }
+
+    /// How much of each of a child's streams is kept: what a target writes is read
+    /// to its end (so it never blocks on a full pipe) but held only up to this.
+    static let outputLimit = 64 << 20
+
+    /// Appends what fits of `chunk` under ``outputLimit``; true when some was dropped.
+    private static func keep(_ chunk: Data, in stream: inout Data) -> Bool {
+        let room = max(0, outputLimit - stream.count)
+        if room > 0 { stream.append(chunk.prefix(room)) }
+        return chunk.count > room
+    }
+
+    private func noteDroppedOutput(_ stream: String) {
+        let who = label.target.map { "\($0.name) [\(processIdentifier)]" } ?? "\(executable.lastPathComponent) [\(processIdentifier)]"
+        FileHandle.standardError.write(Data("AppGroupTesting: \(who) wrote more than \(Self.outputLimit) bytes to its \(stream); the first \(Self.outputLimit) are kept, the rest is read and dropped\n".utf8))
     }
 
     /// What the trace says of this process's run (in the launching process's track).

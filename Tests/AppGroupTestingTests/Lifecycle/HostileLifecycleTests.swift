@@ -84,4 +84,18 @@ import Testing
             print(command, argument, flush=True)
             os.write(fd, ("ack " + sequence + "\\n").encode())
     """
+
+    /// Finding guarded: a target's standard output was kept whole in the test
+    /// process, so a target printing without end grew it without bound.
+    @Test func aTargetsEndlessOutputIsReadButKeptBounded() async throws {
+        let fixture = try LifecycleFixture()
+        defer { fixture.device.remove() }
+        let python = try #require(Python.executable)
+        // 80 MiB to standard output, then a last line: more than the 64 MiB kept.
+        let script = "import sys\nblock = 'x' * 1048575 + '\\n'\nfor _ in range(80): sys.stdout.write(block)\nsys.stdout.write('done\\n')"
+        let process = try fixture.device.launch(python, ["-c", script], as: fixture.notes.app, sandbox: .unenforced)
+        let outcome = process.wait(timeout: 120)
+        #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.utf8.count == 64 << 20)
+    }
 }
