@@ -45,6 +45,7 @@ extension SimulatedDevice {
     /// - ``recordFailure(_:)`` was called;
     /// - a target wrote on its lifecycle channel what the device refuses (a
     ///   ``LifecycleError`` of problem ``LifecycleError/Problem/oversizedMessage(bytes:limit:)``);
+    /// - a process it launched outlived its end (``leakedProcesses``);
     /// - with Swift Testing's `.simulatedDevices` trait (``SimulatedDevicesTrait``), any issue the
     ///   test recorded (a failed `#expect` or `#require`, an error it threw);
     /// - for a device from `XCTestCase.makeSimulatedDevice()`, any failure of the test.
