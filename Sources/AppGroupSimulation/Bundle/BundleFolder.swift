@@ -23,9 +23,10 @@ import Foundation
 enum BundleFolder {
     static let directoryName = "Bundles"
 
-    /// One bundle made at a time in this process: launches of one target wait for
-    /// the first to finish making it, rather than each writing its own copy.
-    private static let making = Locked(())
+    /// Launches of one bundle in this process wait for the first to finish making
+    /// it, rather than each writing its own copy. Striped by the bundle's path, so
+    /// that a copy made for one device holds up no launch on another.
+    private static let making: [Locked<Void>] = (0..<64).map { _ in Locked(()) }
 
     /// The bundle of `target` for `executable` on the device at `deviceDirectory`,
     /// made or brought up to date; returns the bundle and its executable.
@@ -39,7 +40,12 @@ enum BundleFolder {
             let missing = !FileManager.default.fileExists(atPath: executable.path)
             throw SimulationError.container(AppGroupError.systemCall(operation: "execve", path: executable.path, errno: Errno(rawValue: missing ? ENOENT : EACCES)))
         }
-        return try making.withLock { _ in try make(target, executable: executable, deviceDirectory: deviceDirectory, copying: copying) }
+        var hasher = Hasher()
+        hasher.combine(deviceDirectory.path)
+        hasher.combine(target.bundleIdentifier)
+        hasher.combine(executable.lastPathComponent)
+        let stripe = making[Int(UInt(bitPattern: hasher.finalize()) % UInt(making.count))]
+        return try stripe.withLock { _ in try make(target, executable: executable, deviceDirectory: deviceDirectory, copying: copying) }
     }
 
     private static func make(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL,
