@@ -19,3 +19,26 @@ int agc_wait_exit(int pid, int *killed, int *status) {
     *status = info.si_status;
     return 0;
 }
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+int agc_become_subreaper(void) {
+#ifdef __linux__
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int agc_reap_if_ended(int pid) {
+    int status;
+    for (;;) {
+        pid_t reaped = waitpid((pid_t)pid, &status, WNOHANG);
+        if (reaped == (pid_t)pid) return 1;
+        if (reaped == 0) return 0;
+        if (errno != EINTR) return -1;
+    }
+}

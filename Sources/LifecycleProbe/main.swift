@@ -23,6 +23,11 @@ import ShareInbox
 //                                 "reacquire" as a writer in another process asks it, then sleeps
 //   save --file F                 a coordinated write of "saved" into F; prints "written"
 //   allocate --megabytes M        touches M MB of anonymous memory (1 MB per 10 ms), prints "allocated", sleeps
+//   family [--orphan yes]         ignores SIGTERM, starts two grandchildren (this executable's `grandchild`,
+//                                 one in this process's group, one in a session of its own), prints
+//                                 "grandchild <pid>" for each, then sleeps, or with --orphan exits
+//   grandchild [--detach yes]     ignores SIGTERM; with --detach starts a session of its own; sleeps
+//   hello                         prints "ready" and exits
 // Every command first prints "ready" once its observers are in place.
 
 let names = [
@@ -145,6 +150,22 @@ do {
         say("done")
         sleepForever()
 
+    case "family":
+        signal(SIGTERM, SIG_IGN)
+        let grandchildren = ["no", "yes"].map { detach in spawnSelf(["grandchild", "--detach", detach]) }
+        for pid in grandchildren { say("grandchild \(pid)") }
+        say("ready")
+        if optionalOption("orphan") == "yes" { exit(0) }
+        sleepForever()
+
+    case "grandchild":
+        signal(SIGTERM, SIG_IGN)
+        if option("detach") == "yes" { _ = setsid() }
+        sleepForever()
+
+    case "hello":
+        say("ready")
+
     case "allocate":
         let megabytes = intOption("megabytes")
         var blocks: [UnsafeMutableRawPointer] = []
@@ -165,6 +186,24 @@ do {
     }
 } catch {
     fail("\(error)")
+}
+
+/// Starts this executable again with `arguments` (posix_spawn), without the
+/// lifecycle channel (the device's word is for this process only); returns its pid.
+func spawnSelf(_ arguments: [String]) -> pid_t {
+    let path = CommandLine.arguments[0]
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    let env: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
+        .filter { $0.key != "APPGROUP_LIFECYCLE_FD" }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + env).forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addclose(&actions, 3)
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, path, &actions, nil, argv, env)
+    guard status == 0 else { fail("posix_spawn \(path): \(status)") }
+    return pid
 }
 
 /// A presenter of the `present` command: prints the requests of writers elsewhere.

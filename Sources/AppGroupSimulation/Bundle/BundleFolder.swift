@@ -13,18 +13,43 @@ import Foundation
 /// Layout: `<device>/Bundles/<bundle id>/<host executable>/<Name>.app/`, one per
 /// host executable (a target may run several). A hard link costs no copy; across
 /// file systems the executable is copied once, and again only when it changes.
+///
+/// A bundle is made once, completely, before anything may run it: one launch in
+/// this process makes it while the others wait; the executable is written under a
+/// temporary name, synced and closed (while no spawn of this process could inherit
+/// its descriptor), and only then given its name in one `rename`. A launch in
+/// another process racing this one makes its own complete copy and renames it in
+/// the same way, so the name never leads to a file being written.
 enum BundleFolder {
     static let directoryName = "Bundles"
 
+    /// Launches of one bundle in this process wait for the first to finish making
+    /// it, rather than each writing its own copy. Striped by the bundle's path, so
+    /// that a copy made for one device holds up no launch on another.
+    private static let making: [Locked<Void>] = (0..<64).map { _ in Locked(()) }
+
     /// The bundle of `target` for `executable` on the device at `deviceDirectory`,
     /// made or brought up to date; returns the bundle and its executable.
+    /// - Parameter copying: copy the executable even where a hard link would do
+    ///   (what a device on another file system than the build does).
     /// - Throws: `AppGroupError.systemCall` (execve, ENOENT or EACCES) naming an
     ///   executable that is missing or not executable, before anything is made.
-    static func install(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL) throws -> (bundle: URL, executable: URL) {
+    static func install(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL,
+                        copying: Bool = false) throws -> (bundle: URL, executable: URL) {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             let missing = !FileManager.default.fileExists(atPath: executable.path)
             throw SimulationError.container(AppGroupError.systemCall(operation: "execve", path: executable.path, errno: Errno(rawValue: missing ? ENOENT : EACCES)))
         }
+        var hasher = Hasher()
+        hasher.combine(deviceDirectory.path)
+        hasher.combine(target.bundleIdentifier)
+        hasher.combine(executable.lastPathComponent)
+        let stripe = making[Int(UInt(bitPattern: hasher.finalize()) % UInt(making.count))]
+        return try stripe.withLock { _ in try make(target, executable: executable, deviceDirectory: deviceDirectory, copying: copying) }
+    }
+
+    private static func make(_ target: SimulatedTarget, executable: URL, deviceDirectory: URL,
+                             copying: Bool) throws -> (bundle: URL, executable: URL) {
         let info = target.infoPlistData
         let isExtension = InfoPlistBuilder.extensionPoint(of: target.kind) != nil
         let name = target.executableName
@@ -45,12 +70,17 @@ enum BundleFolder {
         }
         let staging = bundle.appendingPathComponent(".\(name).\(UUID().uuidString)")
         do {
+            if copying { throw Errno(rawValue: EXDEV) }
             try SandboxSystemCalls.hardLink(source, staging.path)
         } catch {
             // Another file system (EXDEV), or links refused: a copy, made anew when the
             // source changes (checked by size and modification time).
             if Self.sameContentStamp(source, installed.path) { return (bundle, installed) }
-            try FileManager.default.copyItem(atPath: source, toPath: staging.path)
+            do {
+                try SandboxSystemCalls.copyExecutable(source, to: staging.path)
+            } catch {
+                throw SimulationError.container(AppGroupError.systemCall(operation: "copy", path: staging.path, errno: error))
+            }
         }
         do {
             try SandboxSystemCalls.replace(installed.path, with: staging.path)

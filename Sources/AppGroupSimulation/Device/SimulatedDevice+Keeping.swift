@@ -13,6 +13,10 @@ final class DeviceLife: Sendable {
     let lifecycle = DeviceLifecycle()
     /// WidgetKit's daemon: handles the widgets' reloads while the device lives (Widgets/).
     let widgets = WidgetDaemon()
+    /// Every process the device launched, ended when the device ends (Processes/).
+    let processes = DeviceProcesses()
+    /// Whether bundles are copied even where a hard link would do (see `installsBundlesByCopy`).
+    let copiesBundles = Locked(false)
 
     /// The device's own failures: those recorded, then what it refused from its targets' channels.
     var failures: [String] { state.withLock { $0.failures } + lifecycle.refusals.map(\.description) }
@@ -41,6 +45,7 @@ extension SimulatedDevice {
     /// - ``recordFailure(_:)`` was called;
     /// - a target wrote on its lifecycle channel what the device refuses (a
     ///   ``LifecycleError`` of problem ``LifecycleError/Problem/oversizedMessage(bytes:limit:)``);
+    /// - a process it launched outlived its end (``leakedProcesses``);
     /// - with Swift Testing's `.simulatedDevices` trait (``SimulatedDevicesTrait``), any issue the
     ///   test recorded (a failed `#expect` or `#require`, an error it threw);
     /// - for a device from `XCTestCase.makeSimulatedDevice()`, any failure of the test.
@@ -56,12 +61,19 @@ extension SimulatedDevice {
         return all
     }
 
+    /// The processes that outlived the device's end, each described with its pid
+    /// (empty until ``remove()`` has ended the device): a process it launched, or
+    /// one those started, that it could not end. The `.simulatedDevices` trait and
+    /// `makeSimulatedDevice()` fail the test with each.
+    public var leakedProcesses: [String] { life.processes.leaks }
+
     /// Marks the device failed, so that `APPGROUP_KEEP_DEVICE=on-failure` keeps it.
     public func recordFailure(_ description: String) {
         life.append(description)
     }
 
-    /// Ends the device: removes its directory and everything in it, unless
+    /// Ends the device: ends every process it launched (with every process those
+    /// started, stopped or not), then removes its directory and everything in it, unless
     /// ``keepPolicy`` keeps it (`always`, or `on-failure` and ``hasFailed``); a kept
     /// device's path and the `appgroup` command that inspects it go to standard error.
     /// A device held by a running test's verdict (the `.simulatedDevices` (``SimulatedDevicesTrait``)
@@ -72,6 +84,10 @@ extension SimulatedDevice {
         guard life.end() else { return }
         LiveDevices.remove(self)
         life.widgets.stop()
+        for leak in life.processes.end(device: directory) {
+            life.append(leak)
+            FileHandle.standardError.write(Data("AppGroupTesting: \(leak)\n".utf8))
+        }
         let failures = failures
         let kept = keepPolicy.keeps(failed: !failures.isEmpty)
         reportTerminations(failed: !failures.isEmpty, kept: kept)

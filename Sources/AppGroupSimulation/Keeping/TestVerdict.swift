@@ -42,14 +42,17 @@ package final class TestVerdict: Sendable {
         }
     }
 
-    /// The test has ended: each device it held is now kept or removed.
-    package func finish() {
+    /// The test has ended: each device it held is now kept or removed. Returns
+    /// what outlived them (``SimulatedDevice/leakedProcesses``), for the test to fail with.
+    @discardableResult
+    package func finish() -> [String] {
         let held = state.withLock { state in
             state.running = false
             defer { state.devices = [] }
             return state.devices
         }
         for device in held { device.remove() }
+        return held.flatMap(\.leakedProcesses)
     }
 }
 

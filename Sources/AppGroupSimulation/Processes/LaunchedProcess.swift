@@ -93,7 +93,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         let out = Pipe()
         let err = Pipe()
         let traced = Tracing.begin(.process)
-        let started = try start(out, err)
+        // Shared with the other spawns, never with the writing of an executable (see SpawnGate).
+        let started = try SpawnGate.spawning { try start(out, err) }
         process = started.process
         processIdentifier = started.pid
         ExploringSchedulers.launched(started.pid, name: label.target?.name ?? executable.lastPathComponent, device: label.deviceDirectory)
@@ -275,6 +276,28 @@ public final class LaunchedProcess: @unchecked Sendable {
         defer { state.unlock() }
         if !exited { _ = Foundation.kill(processIdentifier, signal) }
     }
+
+    /// Waits until the process has ended (not its output), at most until
+    /// `deadline`; true when it has.
+    func waitForEnd(until deadline: Date) -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        while !exited {
+            if !state.wait(until: deadline) { return exited }
+        }
+        return true
+    }
+
+    /// Whether the process has ended (its end learned; see the waiter thread).
+    var hasEnded: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return exited
+    }
+
+    /// Whether this object reaps the child itself (started by the sandbox's
+    /// spawn), rather than Foundation's `Process`.
+    var reapsItself: Bool { process == nil }
 
     /// Waits for the process to end and its output to be read; after `timeout`
     /// seconds it is killed with SIGKILL and the outcome says ``ProcessOutcome/timedOut``.

@@ -41,11 +41,14 @@ extension SimulatedDevice {
         guard let target else {
             let label = ProcessLabel(executable: executable, arguments: arguments, target: nil,
                                      deviceDirectory: directory, explicitEnvironment: false)
-            return try LaunchedProcess(executable: executable, arguments: arguments,
-                                       environment: environment(for: nil, extra: extra), label: label)
+            let process = try LaunchedProcess(executable: executable, arguments: arguments,
+                                              environment: environment(for: nil, extra: extra), label: label)
+            life.processes.add(process, device: directory)
+            return process
         }
         // The bundle first: it refuses a missing executable before anything is made.
-        let (bundle, bundled) = try BundleFolder.install(target, executable: executable, deviceDirectory: directory)
+        let (bundle, bundled) = try BundleFolder.install(target, executable: executable, deviceDirectory: directory,
+                                                         copying: installsBundlesByCopy)
         let home = try target.dataContainer(on: self)
         var variables = environment(for: target)
         variables.merge(home.environment) { $1 }
@@ -74,7 +77,7 @@ extension SimulatedDevice {
         #if !os(Linux)
         // Elsewhere there is no Landlock (the probe said so above) and no spawn of
         // the package's own: Foundation's Process starts it, from its bundle, in its home.
-        return try LaunchedProcess(executable: executable, arguments: arguments, label: label) { out, err in
+        let process = try LaunchedProcess(executable: executable, arguments: arguments, label: label) { out, err in
             let process = Process()
             process.executableURL = bundled
             process.arguments = arguments
@@ -86,6 +89,8 @@ extension SimulatedDevice {
             try process.run()
             return (process.processIdentifier, process)
         }
+        life.processes.add(process, device: directory)
+        return process
         #else
         let rules = ruleset
         // The lifecycle channel (Lifecycle/LifecycleConnection.swift): the device keeps
@@ -109,6 +114,7 @@ extension SimulatedDevice {
                 throw SimulationError.sandbox(SandboxFailure(operation: error.step.rawValue, path: bundled.path, errno: error.errno))
             }
         }
+        life.processes.add(process, device: directory)
         attach(channel.connection, to: process)
         return process
         #endif

@@ -7,7 +7,9 @@ import Testing
 /// test's verdict: with `APPGROUP_KEEP_DEVICE=on-failure`, a device is kept when
 /// the test records any issue (a failed `#expect` or `#require`, a thrown error),
 /// not only when an AppGroupTesting check fails. Devices made in the test are
-/// removed (or kept) when the test ends rather than when they are removed.
+/// removed (or kept) when the test ends rather than when they are removed, and a
+/// process one of them launched that outlives it (``SimulatedDevice/leakedProcesses``)
+/// fails the test with an issue naming its pid.
 ///
 /// ```swift
 /// @Suite(.simulatedDevices) struct ShareTests {
@@ -28,7 +30,8 @@ public struct SimulatedDevicesTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         let verdict = TestVerdict(testName: test.name)
-        defer { verdict.finish() }
+        // A process that outlived its device fails the test, named.
+        defer { for leak in verdict.finish() { Issue.record(Comment(rawValue: leak)) } }
         let observer = IssueHandlingTrait.compactMapIssues { issue in
             // The kind and comments, without the severity "(error)" that an
             // issue's own description ends with: it would read as part of the text.

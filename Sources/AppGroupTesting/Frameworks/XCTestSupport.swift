@@ -6,7 +6,9 @@ extension XCTestCase {
     /// A fresh simulated device for this test, ended when the test ends (after
     /// its teardown blocks run): removed, or kept per `APPGROUP_KEEP_DEVICE` when
     /// the test recorded a failure (a failed assertion, an error thrown by the test
-    /// method) or the device saw one (see ``SimulatedDevice/hasFailed``).
+    /// method) or the device saw one (see ``SimulatedDevice/hasFailed``). A process
+    /// the device launched that outlives it fails the test, named
+    /// (``SimulatedDevice/leakedProcesses``).
     ///
     /// ```swift
     /// final class ShareTests: XCTestCase {
@@ -33,7 +35,8 @@ extension XCTestCase {
             if let run = testCase.testCase?.testRun, run.totalFailureCount > 0 {
                 verdict.recordFailure("\(run.totalFailureCount) failure(s) recorded")
             }
-            verdict.finish()
+            // A process that outlived the device fails the test, named.
+            for leak in verdict.finish() { XCTFail(leak) }
         }
         return device
     }

@@ -46,6 +46,15 @@ int agc_rename_noreplace(int directory, const char *from, const char *to);
 /// or -1 with errno set (ECHILD when it was already reaped).
 int agc_wait_exit(int pid, int *killed, int *status);
 
+/// Makes the calling process the reaper of its descendants' orphans
+/// (prctl PR_SET_CHILD_SUBREAPER): a process whose parent ends becomes its child,
+/// to be ended and reaped by it. Returns 0, or -1 with errno set.
+int agc_become_subreaper(void);
+
+/// Reaps child `pid` if it has ended (waitpid with WNOHANG, retried on EINTR).
+/// Returns 1 when reaped, 0 while it runs, -1 with errno set (ECHILD: not a child).
+int agc_reap_if_ended(int pid);
+
 /// Names the calling thread for the kernel (pthread_setname_np on Linux, where a
 /// name holds 15 bytes: a longer one is cut, at a UTF-8 boundary). Returns 0, or
 /// an error number. Foundation's `Thread.name` does not always reach the kernel

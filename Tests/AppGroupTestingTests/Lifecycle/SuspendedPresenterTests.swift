@@ -8,7 +8,7 @@ import Testing
 /// Issue 25, item 5 (the presenter half): an NSFilePresenter of a suspended target
 /// does not block a coordinated write in another target (iOS since 8.2); its
 /// request waits until the target resumes, then reaches it.
-@Suite(.tags(.multiprocess)) struct SuspendedPresenterTests {
+@Suite(.tags(.multiprocess), .simulatedDevices) struct SuspendedPresenterTests {
     @Test func aSuspendedAppsPresenterDoesNotBlockTheExtensionsWrite() async throws {
         let fixture = try LifecycleFixture(name: "SuspendedPresenter")
         defer { fixture.device.remove() }
@@ -26,5 +26,9 @@ import Testing
         try await fixture.device.resume(app)
         try await app.requireLine("relinquish", timeout: 20)
         try await app.requireLine("reacquire", timeout: 20)
+        // The app sleeps until killed: the test ends it (the device would, and the
+        // trait fails the test if one outlived it).
+        app.kill()
+        #expect(await app.outcome(timeout: 30).signal == SIGKILL)
     }
 }
