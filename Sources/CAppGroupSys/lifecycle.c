@@ -72,7 +72,9 @@ static void *listen_loop(void *unused) {
     char hello[64];
     snprintf(hello, sizeof hello, "hello %d", (int)getpid());
     (void)agc_lifecycle_send(hello);
-    char buffer[4096];
+    // Room for the device's longest line: its answer to an ask (at most
+    // AGC_LIFECYCLE_LINE_LIMIT bytes; LifecycleAsk.swift).
+    char buffer[AGC_LIFECYCLE_LINE_LIMIT + 1];
     size_t used = 0;
     for (;;) {
         ssize_t n = read(channel_fd, buffer + used, sizeof buffer - 1 - used);

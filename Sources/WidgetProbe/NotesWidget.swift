@@ -32,6 +32,8 @@ struct NotesProvider: TimelineProvider {
         switch note {
         case "never completes": return // a provider that hangs, for the device's deadline
         case "blocks forever": while true { Thread.sleep(forTimeInterval: 1_000) } // past the host's own deadline
+        case "huge": // beyond the device's limit on a timeline
+            completion(Timeline(entries: [NoteEntry(date: now, note: String(repeating: "h", count: 300_000))], policy: .never))
         case "hourly": // a timeline the system reloads an hour from now
             completion(Timeline(entries: [NoteEntry(date: now, note: note)], policy: .after(now.addingTimeInterval(3_600))))
         case "two entries": // shown now, then in ten minutes; reloaded after the last

@@ -10,6 +10,7 @@ import WidgetReloads // WidgetHost: the package's widget entry point
 //   WidgetProbe reload <kind>          reloadTimelines(ofKind:) only
 //   WidgetProbe reload-all             reloadAllTimelines()
 //   WidgetProbe configurations         prints getCurrentConfigurations' widgets
+//   WidgetProbe attack <group> <kind>  a hostile target: every attack on the device's WidgetKit
 //   WidgetProbe                        the widget: the device launches it to reload
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -31,6 +32,8 @@ case "configurations":
         case .failure(let error): print("error: \(error)"); exit(1)
         }
     }
+case "attack" where arguments.count == 3:
+    WidgetAttacks.run(group: arguments[1], kind: arguments[2])
 case nil:
     WidgetHost.run(NotesProvider(), kind: NotesProvider.kind)
 default:

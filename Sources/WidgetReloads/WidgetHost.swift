@@ -5,8 +5,9 @@ import Foundation
 /// WidgetKit's extension host does not exist: a widget executable's `main.swift`
 /// calls ``run(_:kind:)`` with its provider. The simulated device launches that
 /// executable (as the target it installed it as) when it processes a reload of
-/// `kind`; the provider's timeline is written to the device's WidgetKit records,
-/// where `SimulatedDevice.widgetTimelines(ofKind:)` reads it.
+/// `kind`; the provider's timeline goes to the device over the channel the device
+/// made for this process, and the device keeps it only from the process it
+/// launched for `kind` (`SimulatedDevice.widgetTimelines(ofKind:)` reads it).
 public enum WidgetHost {
     /// The kind the device asks this process to reload.
     package static let kindKey = "APP_GROUP_WIDGET_KIND"
@@ -34,29 +35,44 @@ public enum WidgetHost {
             FileHandle.standardError.write(Data("WidgetHost: the provider of \"\(kind)\" did not call its completion within \(Int(deadline)) s\n".utf8))
             exit(1)
         }
-        let store = WidgetStore.current()
+        // The dates are on this process's clock; the device moves them onto its own
+        // (ahead by the offset the test advanced it by), so "in an hour" here is an
+        // hour from the device's now.
+        let reloadDate: Date? = switch timeline.policy.kind {
+        case .atEnd: timeline.entries.map(\.date).max()
+        case .after(let date): date
+        case .never: nil
+        }
+        let record = WidgetStore.TimelineRecord(kind: kind, family: family, entryDates: timeline.entries.map(\.date),
+                                                entryDescriptions: timeline.entries.map { String(describing: $0) },
+                                                policy: timeline.policy.description, producedAt: Date(), reloadDate: reloadDate)
         do throws(WidgetStoreError) {
-            // The provider's dates are on this process's clock; the device's clock is
-            // ahead by the offset the test advanced it by, so "in an hour" here is an
-            // hour from the device's now.
-            let offset = try store.readState().clockOffset
-            let reloadDate: Date? = switch timeline.policy.kind {
-            case .atEnd: timeline.entries.map(\.date).max()
-            case .after(let date): date
-            case .never: nil
-            }
-            try store.writeTimeline(.init(kind: kind, family: family,
-                                          entryDates: timeline.entries.map { $0.date.addingTimeInterval(offset) },
-                                          entryDescriptions: timeline.entries.map { String(describing: $0) },
-                                          policy: timeline.policy.description,
-                                          producedAt: Date().addingTimeInterval(offset),
-                                          reloadDate: reloadDate?.addingTimeInterval(offset)))
+            try hand(record)
         } catch {
             FileHandle.standardError.write(Data("WidgetHost: the timeline of \"\(kind)\" could not be recorded: \(error)\n".utf8))
             exit(1)
         }
         span?.end(kind, [("family", "\(family)"), ("entries", "\(timeline.entries.count)"), ("policy", timeline.policy.description)])
         exit(0)
+    }
+
+    /// Hands `record` to the device over this process's channel; without one (a
+    /// process the device launched without it, which is not sandboxed), writes it
+    /// to the device's records on the device's clock.
+    private static func hand(_ record: WidgetStore.TimelineRecord) throws(WidgetStoreError) {
+        let subject = WidgetStore.timelineSubject
+        let line = try WidgetStore.line(record)
+        if line.utf8.count > WidgetStore.timelineLimit {
+            throw .timelineTooLarge(kind: record.kind, from: "this process", bytes: line.utf8.count, limit: WidgetStore.timelineLimit)
+        }
+        switch DeviceChannel.ask(subject, line) {
+        case .accepted, .sent: return
+        case .refused(let why): throw .deviceDidNotAnswer(request: subject, problem: "it refused: \(why)")
+        case .unanswered(let why): throw .deviceDidNotAnswer(request: subject, problem: why)
+        case .noChannel:
+            let store = WidgetStore.current()
+            try store.writeTimeline(record.moved(by: try store.readState().clockOffset))
+        }
     }
 }
 

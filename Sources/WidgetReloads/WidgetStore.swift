@@ -1,25 +1,44 @@
 import AppGroupContainer
 import Foundation
 
-/// WidgetKit's records on a simulated device, in `<root>/.coordination/widgetkit/`
-/// (the device's, not any app's: on iOS they are the system's):
+/// WidgetKit's records on a simulated device, in `<root>/.device/widgetkit/`: the
+/// device's, as on iOS they are chronod's, in a directory no sandboxed target may
+/// reach (no rule of ``SandboxProfile`` covers `<root>/.device`). A target asks
+/// the device over its channel (``DeviceChannel``, subjects below); only a process
+/// without a channel, which is not sandboxed, reads and writes these files itself.
 ///
 /// - `device.json`: the device's state the test sets (clock offset, foreground
-///   app, daily budget, installed widgets); read by every process.
-/// - `requests/<nanoseconds>-<pid>-<n>.json`: one reload request each, written
-///   atomically by the requesting process under a unique name (no lock needed),
-///   removed by the device when it processes it.
+///   app, daily budget, installed widgets; the device launches the executables
+///   it keeps in the test process's memory). Written by the test process only.
+/// - `requests/<nanoseconds>-<pid>-<n>.json`: a reload request of a process
+///   without a channel, written atomically under a unique name, removed by the
+///   device when it processes it. A target's requests come over its channel.
 /// - `reloads.json`: what the device did with each request (written by the device only).
 /// - `timelines/<kind as hex>.json`: the last timeline each widget kind produced,
-///   written by the widget's own process.
+///   written by the device from what the provider it launched sent.
 package struct WidgetStore: Sendable {
     /// The signal posted after a request is recorded.
     package static let reloadSignal = "widgetkit.reload"
     /// A kind longer than this (UTF-8 bytes) is refused: it names a file.
     package static let kindLimit = 100
+    /// The device's private directory under the root (outside every sandbox rule).
+    package static let deviceDirectoryName = ".device"
+
+    /// A target asks for a reload: payload ``ReloadAsk``; answered `ok` or refused.
+    package static let reloadSubject = "widget.reload"
+    /// A target asks for the installed widgets: answered with `[Configuration]` as JSON.
+    package static let configurationsSubject = "widget.configurations"
+    /// A widget's provider process hands the device its timeline: payload ``TimelineRecord``.
+    package static let timelineSubject = "widget.timeline"
+    /// The longest timeline a provider may hand the device, as its JSON (bytes):
+    /// far beyond what a widget shows (a timeline of 500 entries of 400 bytes each
+    /// fits), small enough that a flood costs the device little.
+    package static let timelineLimit = 256 * 1024
 
     package let root: ContainerRoot
-    package var directory: URL { URL(fileURLWithPath: root.path + "/.coordination/widgetkit", isDirectory: true) }
+    package var directory: URL {
+        URL(fileURLWithPath: root.path + "/" + Self.deviceDirectoryName + "/widgetkit", isDirectory: true)
+    }
 
     package init(root: ContainerRoot) { self.root = root }
 
@@ -32,6 +51,8 @@ package struct WidgetStore: Sendable {
         package var kind: String
         package var family: WidgetFamily
         package var bundleIdentifier: String
+        /// What the test installed, for whoever inspects a kept device; the device
+        /// launches the executable it keeps in memory, never this path.
         package var executable: String
         package init(kind: String, family: WidgetFamily, bundleIdentifier: String, executable: String) {
             self.kind = kind; self.family = family; self.bundleIdentifier = bundleIdentifier; self.executable = executable
@@ -46,14 +67,34 @@ package struct WidgetStore: Sendable {
         package init() {}
     }
 
+    /// A reload request as the device handles it. The device sets `requester`
+    /// (from the channel) and `date` (its clock) itself; only a process without a
+    /// channel writes them, in its request file.
     package struct Request: Codable, Sendable {
         /// nil: all kinds (`reloadAllTimelines()`).
         package var kind: String?
         package var requester: String
         package var date: Date
-        package var fromForegroundApp: Bool
+        package init(kind: String?, requester: String, date: Date) {
+            self.kind = kind; self.requester = requester; self.date = date
+        }
     }
 
+    /// What a target sends to ask for a reload: the kind only (nil: all kinds).
+    package struct ReloadAsk: Codable, Sendable {
+        package var kind: String?
+        package init(kind: String?) { self.kind = kind }
+    }
+
+    /// One installed widget, as `getCurrentConfigurations` answers.
+    package struct Configuration: Codable, Sendable {
+        package var kind: String
+        package var family: WidgetFamily
+        package init(kind: String, family: WidgetFamily) { self.kind = kind; self.family = family }
+    }
+
+    /// A timeline as the device keeps it (dates on the device's clock). Sent by a
+    /// provider's process with the dates on its own clock; the device moves them.
     package struct TimelineRecord: Codable, Sendable {
         package var kind: String
         package var family: WidgetFamily
@@ -64,6 +105,37 @@ package struct WidgetStore: Sendable {
         /// When the policy asks for the next timeline, on the device's clock
         /// (`.atEnd`: the last entry's date; `.after(date)`: that date; nil for `.never`).
         package var reloadDate: Date?
+        package init(kind: String, family: WidgetFamily, entryDates: [Date], entryDescriptions: [String],
+                     policy: String, producedAt: Date, reloadDate: Date?) {
+            (self.kind, self.family, self.entryDates, self.entryDescriptions) = (kind, family, entryDates, entryDescriptions)
+            (self.policy, self.producedAt, self.reloadDate) = (policy, producedAt, reloadDate)
+        }
+
+        /// The same timeline with every date moved by `offset` seconds.
+        package func moved(by offset: TimeInterval) -> TimelineRecord {
+            TimelineRecord(kind: kind, family: family, entryDates: entryDates.map { $0.addingTimeInterval(offset) },
+                           entryDescriptions: entryDescriptions, policy: policy,
+                           producedAt: producedAt.addingTimeInterval(offset), reloadDate: reloadDate?.addingTimeInterval(offset))
+        }
+    }
+
+    // MARK: The wire (one line of JSON each)
+
+    /// `value` as one line of JSON (the encoder escapes every newline).
+    package static func line<T: Encodable>(_ value: T) throws(WidgetStoreError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        do { return String(decoding: try encoder.encode(value), as: UTF8.self) } catch {
+            throw .malformed(path: "(a request to the device)", problem: "\(error)")
+        }
+    }
+
+    /// A value of the wire's, or nil when `text` is not one.
+    package static func parse<T: Decodable>(_ type: T.Type, _ text: String) -> T? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(type, from: Data(text.utf8))
     }
 
     // MARK: Reading and writing
@@ -86,8 +158,6 @@ package struct WidgetStore: Sendable {
 
     /// Records a request under a name no other process uses, then posts the signal.
     package func record(_ request: Request) throws(WidgetStoreError) {
-        let span = Tracing.begin(.widgetReload)
-        defer { span?.end(request.kind ?? "all kinds", [("records", directory.path), ("requester", request.requester)]) }
         let nanos = UInt64(max(0, Date().timeIntervalSince1970) * 1_000_000_000)
         let name = String(format: "%020llu-%d-%d.json", nanos, getpid(), Self.counter.next())
         try write(request, to: url("requests/" + name))

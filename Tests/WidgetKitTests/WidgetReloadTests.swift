@@ -209,7 +209,7 @@ struct WidgetReloadTests {
     @Test(.tags(.hostile)) func aCorruptRequestIsATypedErrorNamingItsFile() async throws {
         try await SimulatedDevice.with { device in
             _ = try NotesWidgetDevice(device)
-            let requests = device.root.appendingPathComponent(".coordination/widgetkit/requests")
+            let requests = device.root.appendingPathComponent(".device/widgetkit/requests")
             try FileManager.default.createDirectory(at: requests, withIntermediateDirectories: true)
             try Data("not json".utf8).write(to: requests.appendingPathComponent("00000000000000000001-1-1.json"))
             await #expect {
@@ -226,7 +226,7 @@ struct WidgetReloadTests {
         try SimulatedDevice.with { device in
             let elsewhere = device.outside.appendingPathComponent("planted")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-            let records = device.root.appendingPathComponent(".coordination/widgetkit")
+            let records = device.root.appendingPathComponent(".device/widgetkit")
             try FileManager.default.createDirectory(at: records.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(at: records, withDestinationURL: elsewhere)
             let widget = try SimulatedTarget(name: "W", kind: .widget, teamIdentifier: "ABCDE12345", bundleIdentifier: "com.example.w")

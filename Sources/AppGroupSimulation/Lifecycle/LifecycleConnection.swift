@@ -34,6 +34,8 @@ final class LifecycleConnection: @unchecked Sendable {
     /// The cgroup enforcing its memory limit, when the cgroup v2 path is used.
     var cgroup: (group: MemoryCgroup, limit: Int)?
     var streamEnded = false
+    /// The device the target's asks go to (LifecycleConnection+Asks.swift).
+    weak var device: SimulatedDevice?
 
     init(fd: Int32, target: SimulatedTarget, home: String) {
         self.fd = fd
@@ -89,6 +91,7 @@ final class LifecycleConnection: @unchecked Sendable {
     private func handle(_ line: String) {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard let command = parts.first else { return }
+        if command == "ask" { return answer(line) }
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
         switch command {
@@ -249,6 +252,7 @@ extension SimulatedDevice {
     }
 
     func attach(_ connection: LifecycleConnection, to process: LaunchedProcess) {
+        connection.device = self
         life.lifecycle.register(connection, for: process.processIdentifier)
         connection.attach(process, records: life.lifecycle)
         let settings = lifecycleSettings

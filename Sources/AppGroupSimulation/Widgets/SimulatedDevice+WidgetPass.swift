@@ -3,22 +3,49 @@ import Foundation
 import WidgetReloads
 
 // One pass of the device's WidgetKit daemon (WidgetDaemon): the requests the
-// targets recorded, oldest first, then what the device's clock made due. Runs on
-// the daemon's thread only, so the log has one writer and no two providers run
-// at once.
+// targets made over their channels and those processes without a channel
+// recorded, oldest first, then what the device's clock made due. Runs on the
+// daemon's thread only, so the log has one writer and no two providers run at once.
 extension SimulatedDevice {
+    /// A request waiting for the pass: from a target's channel (the device named
+    /// its requester and decided then whether it was the foreground app), or a
+    /// file of a process without a channel.
+    private enum PendingReload {
+        case channel(WidgetDaemon.ChannelReload)
+        case file(name: String, request: WidgetStore.Request)
+
+        var request: WidgetStore.Request {
+            switch self {
+            case .channel(let reload): reload.request
+            case .file(_, let request): request
+            }
+        }
+    }
+
     /// Handles what is pending and due; returns when (real time) something
     /// will next be due, nil when nothing is scheduled.
     func handleWidgetReloads(_ daemon: WidgetDaemon) throws -> Date? {
         let store = widgetStore
         var log = try store.readLog([WidgetReload].self) ?? []
-        for (name, request) in try store.pendingRequests() {
+        let fromChannels = daemon.state.withLock { $0.pending }.map(PendingReload.channel)
+        let fromFiles = try store.pendingRequests().map { PendingReload.file(name: $0.name, request: $0.request) }
+        let pending = (fromChannels + fromFiles).enumerated()
+            .sorted { ($0.element.request.date, $0.offset) < ($1.element.request.date, $1.offset) }.map(\.element)
+        for reload in pending {
             let state = try store.readState()
+            let request = reload.request
+            let fromForegroundApp = switch reload {
+            case .channel(let made): made.fromForegroundApp
+            case .file: state.foregroundApp == request.requester
+            }
             for kind in request.kind.map({ [$0] }) ?? state.widgets.map(\.kind) {
-                log.append(try handle(request, kind: kind, state: state, log: log, daemon: daemon))
+                log.append(try handle(request, fromForegroundApp: fromForegroundApp, kind: kind, state: state, log: log, daemon: daemon))
             }
             try store.writeLog(log)
-            try store.removeRequest(named: name)
+            switch reload {
+            case .channel(let made): daemon.state.withLock { $0.pending.removeAll { $0.id == made.id } }
+            case .file(let name, _): try store.removeRequest(named: name)
+            }
         }
         let state = try store.readState()
         var due: Date?
@@ -32,15 +59,15 @@ extension SimulatedDevice {
 
     /// An app's request: runs now when the foreground app asked or the budget
     /// allows, else is deferred.
-    private func handle(_ request: WidgetStore.Request, kind: String, state: WidgetStore.DeviceState,
+    private func handle(_ request: WidgetStore.Request, fromForegroundApp: Bool, kind: String, state: WidgetStore.DeviceState,
                         log: [WidgetReload], daemon: WidgetDaemon) throws -> WidgetReload {
         func record(_ outcome: WidgetReload.Outcome, counted: Bool, problem: String? = nil) -> WidgetReload {
-            WidgetReload(requester: request.requester, kind: kind, date: request.date, fromForegroundApp: request.fromForegroundApp,
+            WidgetReload(requester: request.requester, kind: kind, date: request.date, fromForegroundApp: fromForegroundApp,
                          outcome: outcome, countedAgainstBudget: counted, problem: problem, cause: .request,
                          ranAt: outcome == .ran || outcome == .failed ? request.date : nil)
         }
         guard let widget = state.widgets.first(where: { $0.kind == kind }) else { return record(.noWidget, counted: false) }
-        let counted = !request.fromForegroundApp
+        let counted = !fromForegroundApp
         if counted, !WidgetBudget(dailyBudget: state.dailyBudget, log: log).allows(kind, at: request.date) {
             return record(.deferred, counted: false)
         }
@@ -93,13 +120,24 @@ extension SimulatedDevice {
     static let minimumPolicyInterval: TimeInterval = 300
 
     /// Runs the provider of `widget` in its own process, as the target it was
-    /// installed as, to its end or ``widgetProviderTimeout``.
+    /// installed as, to its end or ``widgetProviderTimeout``: the executable the
+    /// test installed (kept in this process), never a path read from a file.
     private func runProvider(of widget: WidgetStore.InstalledWidget,
                              daemon: WidgetDaemon) throws -> (WidgetReload.Outcome, String?) {
-        let (target, timeout) = daemon.state.withLock { ($0.targets[widget.kind], $0.providerTimeout) }
-        guard let target else { return (.noWidget, nil) }
-        let process = try launch(URL(fileURLWithPath: widget.executable), [], as: target,
+        let (target, executable, timeout) = daemon.state.withLock { state in
+            state.providerRefusal = nil
+            return (state.targets[widget.kind], state.executables[widget.kind], state.providerTimeout)
+        }
+        guard let target, let executable else { return (.noWidget, nil) }
+        daemon.launchingProvider(of: widget.kind)
+        let process: LaunchedProcess
+        do {
+            process = try launch(executable, [], as: target,
                                  environment: [WidgetHost.kindKey: widget.kind, WidgetHost.familyKey: String(widget.family.rawValue)])
+        } catch {
+            _ = daemon.setProvider(nil)
+            throw error
+        }
         guard daemon.setProvider(process) else {
             process.kill()
             _ = process.wait(timeout: 10)
@@ -107,6 +145,7 @@ extension SimulatedDevice {
         }
         let outcome = process.wait(timeout: timeout)
         _ = daemon.setProvider(nil)
+        if let refusal = daemon.state.withLock({ $0.providerRefusal }) { return (.failed, "\(refusal)") }
         return outcome.succeeded ? (.ran, nil) : (.failed, outcome.description)
     }
 }

@@ -5,9 +5,10 @@ import WidgetReloads
 
 // WidgetKit on a simulated device: the test installs widget targets, sets the
 // foreground app, the budget and the clock; the device handles the reload
-// requests the targets' processes record (WidgetCenter) by itself (WidgetDaemon);
-// the test waits for them and reads the timelines and the reload log. The state lives in <root>/.coordination/widgetkit (see WidgetStore)
-// so that every process of the device reads the same clock and foreground app.
+// requests the targets' processes make (WidgetCenter, over their channels:
+// SimulatedDevice+WidgetAsks.swift) by itself (WidgetDaemon); the test waits for
+// them and reads the timelines and the reload log. The state lives in
+// <root>/.device/widgetkit (see WidgetStore), where no target may write.
 extension SimulatedDevice {
     /// Apple's documented lower bound of a widget's daily reload budget.
     public static let defaultWidgetDailyBudget = 40
@@ -25,7 +26,10 @@ extension SimulatedDevice {
             state.widgets.removeAll { $0.kind == kind }
             state.widgets.append(.init(kind: kind, family: family, bundleIdentifier: target.bundleIdentifier, executable: executable.path))
             try widgetStore.writeState(state)
-            life.widgets.state.withLock { $0.targets[kind] = target }
+            life.widgets.state.withLock {
+                $0.targets[kind] = target
+                $0.executables[kind] = executable
+            }
             try life.widgets.start(for: self)
         }
     }
@@ -85,7 +89,7 @@ extension SimulatedDevice {
         let daemon = life.widgets
         try SimulationError.passingUp { try daemon.start(for: self) }
         guard try await SimulationError.passingUp({ try await daemon.waitForPass(timeout: timeout) }) else {
-            let pending = (try? widgetStore.pendingRequests().count) ?? 0
+            let pending = (try? pendingWidgetReloadCount) ?? 0
             throw SimulationError.widgets(.waitTimedOut(seconds: timeout, pending: pending))
         }
         return try SimulationError.passingUp {
@@ -121,8 +125,22 @@ extension SimulatedDevice {
         get throws { try widgetStore.readLog([WidgetReload].self) ?? [] }
     }
 
-    /// Reload requests recorded by the device's processes and not processed yet.
+    /// Reload requests made by the device's processes and not processed yet.
     public var pendingWidgetReloadCount: Int {
-        get throws { try widgetStore.pendingRequests().count }
+        get throws { try widgetStore.pendingRequests().count + life.widgets.state.withLock { $0.pending.count } }
+    }
+
+    /// What the device refused its targets' processes on their channels, oldest
+    /// first (the first 100; later ones are counted in the last): a timeline from
+    /// a process the device did not launch for that kind, or too large; a request
+    /// the device does not take from a target (its clock, its budget, its
+    /// records); a request that is not what the package sends. Each names the
+    /// target and its process.
+    public var refusedWidgetRequests: [WidgetStoreError] {
+        life.widgets.state.withLock { state in
+            state.refusals + (state.refusalsDropped > 0
+                ? [WidgetStoreError.requestRefused(request: "(more)", from: "the device's targets",
+                                                   problem: "\(state.refusalsDropped) more refusals were not kept")] : [])
+        }
     }
 }

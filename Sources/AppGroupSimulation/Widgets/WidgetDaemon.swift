@@ -24,6 +24,8 @@ final class WidgetDaemon: @unchecked Sendable {
     private var nextWaiter = 0
     private var observation: SignalObservation?
     private var provider: LaunchedProcess?
+    /// The kind whose provider is being launched or runs (nil: none).
+    private var providerKind: String?
     private var thread: Thread?
     private var passError: (any Error)?
 
@@ -35,12 +37,44 @@ final class WidgetDaemon: @unchecked Sendable {
         /// The targets widgets were installed as, by kind (a target is not a
         /// record: it stays in the test process that installed it).
         var targets: [String: SimulatedTarget] = [:]
+        /// The executables the test installed, by kind: what the daemon launches
+        /// (kept here, never read back from a file).
+        var executables: [String: URL] = [:]
+        /// Reload requests the targets made over their channels, in order.
+        var pending: [ChannelReload] = []
+        var nextPending: UInt64 = 0
+        /// What the device refused its targets (the first ``refusalLimit``).
+        var refusals: [WidgetStoreError] = []
+        var refusalsDropped = 0
+        /// Why the device refused the timeline of the provider now running.
+        var providerRefusal: WidgetStoreError?
         /// How long a provider's process may run before it is killed.
         var providerTimeout: TimeInterval = 60
         /// How many records of the log ``SimulatedDevice/processWidgetReloads(timeout:)`` returned already.
         var returned = 0
         /// The timelines (by kind, their `producedAt`) whose policy reload was handled.
         var policiesHandled: [String: Date] = [:]
+    }
+
+    /// A reload request a target made over its channel: who and when as the
+    /// device saw it, and whether it was then the foreground app.
+    struct ChannelReload {
+        let id: UInt64
+        let request: WidgetStore.Request
+        let fromForegroundApp: Bool
+    }
+
+    /// The most reload requests of one target waiting at once; more are refused
+    /// (the daemon's pass and its log stay bounded whatever a target sends).
+    static let pendingLimit = 1_000
+    /// The most refusals kept; later ones are counted.
+    static let refusalLimit = 100
+
+    /// Records a refusal for ``SimulatedDevice/refusedWidgetRequests``.
+    func refuse(_ error: WidgetStoreError) {
+        state.withLock { state in
+            if state.refusals.count < Self.refusalLimit { state.refusals.append(error) } else { state.refusalsDropped += 1 }
+        }
     }
 
     /// How long the thread sleeps when nothing is due before it looks again (every wait has a deadline).
@@ -95,12 +129,36 @@ final class WidgetDaemon: @unchecked Sendable {
         return done
     }
 
-    /// The provider process now running, so that ``stop()`` can end it.
+    /// The provider process now running, so that ``stop()`` can end it and its
+    /// timeline is taken from it alone.
     func setProvider(_ process: LaunchedProcess?) -> Bool {
         condition.withLock {
             provider = stopped ? nil : process
+            if process == nil { providerKind = nil }
+            condition.broadcast()
             return !stopped
         }
+    }
+
+    /// Says that the provider of `kind` is being launched: until ``setProvider(_:)``
+    /// names its process, ``launchedKind(of:)`` waits for it.
+    func launchingProvider(of kind: String) {
+        condition.withLock {
+            providerKind = kind
+            provider = nil
+        }
+    }
+
+    /// The kind the daemon launched process `pid` to reload; nil when it launched
+    /// no such process. A process that asks while its launch is being finished
+    /// waits for it (ten seconds at most).
+    func launchedKind(of pid: Int32) -> String? {
+        let deadline = Date().addingTimeInterval(10)
+        condition.lock()
+        defer { condition.unlock() }
+        while providerKind != nil, provider == nil, !stopped, condition.wait(until: deadline) {}
+        guard let provider, provider.processIdentifier == pid else { return nil }
+        return providerKind
     }
 
     /// Stops the thread: kills a provider under way and waits (ten seconds at

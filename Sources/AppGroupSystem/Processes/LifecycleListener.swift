@@ -11,8 +11,11 @@ import Foundation
 /// - `expire <id>`: the background activity `id` ran out of time; its expiration
 ///   handler runs before the acknowledgement, so the device suspends only after it.
 ///
-/// Lines to the device: `hello <pid>` (from C), `ack <sequence>`, and
-/// `begin <id> <reason>` / `end <id>` around a background activity.
+/// - `reply <id> ok|refused <text>`: the device's answer to an ask (LifecycleAsk.swift).
+///
+/// Lines to the device: `hello <pid>` (from C), `ack <sequence>`,
+/// `begin <id> <reason>` / `end <id>` around a background activity, and
+/// `ask <id> <subject> <payload>`: a request of the device's (LifecycleAsk.swift).
 package enum LifecycleListener {
     private struct Activities {
         var next = 1
@@ -51,9 +54,11 @@ package enum LifecycleListener {
 
     /// Handles one line from the device (called by the C listener thread).
     static func deliver(_ line: String) {
+        markListenerThread()
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else { return }
         let argument = parts.count > 2 ? parts[2] : ""
+        if parts[1] == "reply" { return takeReply(argument) }
         let span = Tracing.begin(.lifecycleNotice)?.opened(parts[1] == "post" ? argument : "expiration of background activity \(argument)",
                                                           [("command", parts[1])])
         switch parts[1] {

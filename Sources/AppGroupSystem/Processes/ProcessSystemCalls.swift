@@ -93,6 +93,9 @@ package enum ProcessSystemCalls {
         guard rmdir(path) == 0 else { throw Errno.current }
     }
 
+    /// The longest line a target's listener takes from the device (its buffer).
+    package static let lifecycleLineLimit = Int(AGC_LIFECYCLE_LINE_LIMIT)
+
     /// The target side: whether this process listens on a lifecycle channel.
     package static var lifecycleListening: Bool { agc_lifecycle_listening() != 0 }
 

@@ -177,6 +177,9 @@ int agc_futex_wake(uint32_t *word, int count);
 /// (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)). 0, or -1 with errno set.
 int agc_socket_pair(int fds[2]);
 
+/// The longest line (newline excluded) a target's listener takes from the device.
+#define AGC_LIFECYCLE_LINE_LIMIT 65535
+
 /// In a spawned target: sends `line` and a newline on the lifecycle channel
 /// (one write under a mutex, so lines of several threads never mix). 0, or -1
 /// with errno set (EBADF when the process has no channel).
