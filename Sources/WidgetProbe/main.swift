@@ -11,6 +11,7 @@ import WidgetReloads // WidgetHost: the package's widget entry point
 //   WidgetProbe reload-all             reloadAllTimelines()
 //   WidgetProbe configurations         prints getCurrentConfigurations' widgets
 //   WidgetProbe attack <group> <kind>  a hostile target: every attack on the device's WidgetKit
+//   WidgetProbe reload-in-background <kind>  reloads from its didEnterBackground observer
 //   WidgetProbe                        the widget: the device launches it to reload
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -34,6 +35,18 @@ case "configurations":
     }
 case "attack" where arguments.count == 3:
     WidgetAttacks.run(group: arguments[1], kind: arguments[2])
+case "reload-in-background" where arguments.count == 2:
+    // The observer runs on the lifecycle listener's thread, which cannot wait for
+    // the device's answer: the request must reach the device all the same.
+    let kind = arguments[1]
+    let observer = NotificationCenter.default.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+                                                          object: nil, queue: nil) { _ in
+        WidgetCenter.shared.reloadTimelines(ofKind: kind)
+        FileHandle.standardOutput.write(Data("reloaded\n".utf8))
+    }
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    Thread.sleep(forTimeInterval: 120)
+    NotificationCenter.default.removeObserver(observer)
 case nil:
     WidgetHost.run(NotesProvider(), kind: NotesProvider.kind)
 default:
