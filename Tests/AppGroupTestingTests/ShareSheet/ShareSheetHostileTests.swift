@@ -60,23 +60,24 @@ struct ShareSheetHostileTests {
         }
     }
 
-    @Test func anInputFolderSwappedForALinkIsRemovedAsALink() async throws {
+    /// The request folder, or its `Input`, swapped for a link to a folder outside
+    /// every sandbox before the device removes `Input`: the device removes the
+    /// `Input` it made (or the link), never what the link leads to.
+    @Test func aSwappedRequestFolderOrInputLeavesTheOutsideAlone() async throws {
         let device = try SimulatedDevice()
-        let victim = try Self.victim(on: device)
+        let input = try Self.victim(on: device)
         let outcome = try await device.share([try Self.fileItem(on: device)], to: try ShareSheetTests.shareExtension(),
-                                             built: "ShareExtensionProbe", arguments: ["swap-input", victim.folder.path])
+                                             built: "ShareExtensionProbe", arguments: ["swap-input", input.folder.path])
         #expect(outcome.process.outputLines.contains { $0.hasPrefix("swapped Input") }, "\(outcome.process)")
         #expect(outcome.returnedItems != nil, "\(outcome)")
-        #expect(FileManager.default.fileExists(atPath: victim.file.path), "the folder the link named, outside every sandbox, is intact")
-    }
+        #expect(FileManager.default.fileExists(atPath: input.file.path), "the folder the Input link named is intact")
+        try FileManager.default.removeItem(at: input.folder)
 
-    @Test func aRequestFolderSwappedForALinkLeavesTheOutsideAlone() async throws {
-        let device = try SimulatedDevice()
-        let victim = try Self.victim(on: device, holdingInput: true)
-        let outcome = try await device.share([try Self.fileItem(on: device)], to: try ShareSheetTests.shareExtension(),
-                                             built: "ShareExtensionProbe", arguments: ["swap-request", victim.folder.path])
-        #expect(outcome.process.outputLines.contains { $0.hasPrefix("swapped the request folder") }, "\(outcome.process)")
-        #expect(FileManager.default.fileExists(atPath: victim.file.path),
+        let request = try Self.victim(on: device, holdingInput: true)
+        let swapped = try await device.share([try Self.fileItem(on: device)], to: try ShareSheetTests.shareExtension(),
+                                             built: "ShareExtensionProbe", arguments: ["swap-request", request.folder.path])
+        #expect(swapped.process.outputLines.contains { $0.hasPrefix("swapped the request folder") }, "\(swapped.process)")
+        #expect(FileManager.default.fileExists(atPath: request.file.path),
                 "the Input folder removed is the one the device made, not the one the link leads to")
     }
 
