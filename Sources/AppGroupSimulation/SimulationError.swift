@@ -41,6 +41,9 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
     /// The device's widget records (WidgetKit's reloads and timelines) refused a
     /// request or could not be read.
     case widgets(WidgetStoreError)
+    /// A share extension's reply was refused: a returned item that is not a
+    /// regular file of its own, or a reply past ``ShareReplyLimits``.
+    case shareReply(ShareReplyRefusal)
     /// The container layer failed below the device: resolving an identity,
     /// creating a container or a data container, installing a bundle.
     case container(AppGroupError)
@@ -59,6 +62,7 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
         case .scheduleFile(let error): error.description
         case .traceNotRecorded(let error): error.description
         case .widgets(let error): error.description
+        case .shareReply(let refusal): refusal.description
         case .container(let error): error.description
         }
     }

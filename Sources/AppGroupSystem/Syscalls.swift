@@ -156,6 +156,14 @@ func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t, path name: Strin
     return mkdir(path, mode)
 }
 
+/// mkdirat(2).
+func system_mkdirat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ mode: mode_t, path: String) -> Int32 {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.mkdir, path) { return injected(code, -1) }
+    #endif
+    return mkdirat(directory, name, mode)
+}
+
 /// chmod(2).
 func system_chmod(_ path: UnsafePointer<CChar>, _ mode: mode_t, path name: String) -> Int32 {
     #if ENABLE_MOCKING

@@ -68,6 +68,10 @@ final class ShareViewController: NSObject, NSExtensionRequestHandling {
                 report("opened \(opened)")
                 self.complete()
             }
+        case "complete-with-file":
+            // Hands back what it was given: its files cross back as copies.
+            let items = extensionContext?.inputItems ?? []
+            extensionContext?.completeRequest(returningItems: items) { _ in report("completed with the input") }
         case "hang":
             report("not ending the request")
         case "exit":

@@ -83,8 +83,24 @@ package enum ExtensionWire {
         }
     }
 
-    /// `items` as they cross; file attachments are copied into `files` (made as needed).
-    package static func encode(_ items: [NSExtensionItem], copyingFilesInto files: URL) throws -> [Item] {
+    /// `items` as they cross; file attachments are copied into `files` (made as
+    /// needed), each in a folder of its own, and named by their absolute path, or,
+    /// with `relativeNames` (a reply, which the device copies out by descriptor),
+    /// by their path relative to `files`.
+    package static func encode(_ items: [NSExtensionItem], copyingFilesInto files: URL, relativeNames: Bool = false) throws -> [Item] {
+        try encode(items) { source, folderName in
+            let folder = files.appendingPathComponent(folderName, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let copy = folder.appendingPathComponent(source.lastPathComponent)
+            try FileManager.default.copyItem(at: source, to: copy)
+            return relativeNames ? folderName + "/" + source.lastPathComponent : copy.path
+        }
+    }
+
+    /// `items` as they cross; `store` keeps each file attachment (its source and a
+    /// folder name of its own, unique in the request) and returns the name the
+    /// representation carries.
+    package static func encode(_ items: [NSExtensionItem], storingFiles store: (_ source: URL, _ folder: String) throws -> String) throws -> [Item] {
         try items.enumerated().map { index, item in
             var wire = Item(title: item.attributedTitle?.string, contentText: item.attributedContentText?.string)
             if let info = item.userInfo {
@@ -100,11 +116,8 @@ package enum ExtensionWire {
                         case .string(let string): return Representation(type: type, kind: "string", text: string)
                         case .url(let url): return Representation(type: type, kind: "url", text: url.absoluteString)
                         case .file(let url):
-                            let folder = files.appendingPathComponent("\(index)-\(number)-\(UUID().uuidString.prefix(8))", isDirectory: true)
-                            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                            let copy = folder.appendingPathComponent(url.lastPathComponent)
-                            try FileManager.default.copyItem(at: url, to: copy)
-                            return Representation(type: type, kind: "file", text: copy.path)
+                            let name = try store(url, "\(index)-\(number)-\(UUID().uuidString.prefix(8))")
+                            return Representation(type: type, kind: "file", text: name)
                         }
                     }
                 }
@@ -113,8 +126,24 @@ package enum ExtensionWire {
         }
     }
 
+    /// The files a reply names (`file` representations), in order.
+    package static func fileNames(in wire: [Item]) -> [String] {
+        wire.flatMap { item in (item.attachments ?? []).flatMap { $0.compactMap { $0.kind == "file" ? $0.text : nil } } }
+    }
+
+    /// How many representations `wire` holds (every attachment's, of every item).
+    package static func representationCount(in wire: [Item]) -> Int {
+        wire.reduce(0) { total, item in total + (item.attachments ?? []).reduce(0) { $0 + $1.count } }
+    }
+
     /// The items `wire` describes; a representation of an unknown kind is left out.
     package static func decode(_ wire: [Item]) -> [NSExtensionItem] {
+        decode(wire) { URL(fileURLWithPath: $0) }
+    }
+
+    /// ``decode(_:)`` with each file's name mapped by `file` (a reply's names to
+    /// the device's copies); a file `file` maps to nil is left out.
+    package static func decode(_ wire: [Item], file: (String) -> URL?) -> [NSExtensionItem] {
         wire.map { wireItem in
             let item = NSExtensionItem()
             item.attributedTitle = wireItem.title.map(NSAttributedString.init(string:))
@@ -130,7 +159,7 @@ package enum ExtensionWire {
                         case ("data", let bytes?, _): provider.register(.data(bytes), as: r.type)
                         case ("string", _, let text?): provider.register(.string(text), as: r.type)
                         case ("url", _, let text?): if let url = URL(string: text) { provider.register(.url(url), as: r.type) }
-                        case ("file", _, let path?): provider.register(.file(URL(fileURLWithPath: path)), as: r.type)
+                        case ("file", _, let name?): if let url = file(name) { provider.register(.file(url), as: r.type) }
                         default: break
                         }
                     }
@@ -143,13 +172,22 @@ package enum ExtensionWire {
 
     /// Writes `value` as a binary property list, atomically (a reader never sees half).
     package static func write<T: Encodable>(_ value: T, to url: URL) throws {
-        let data = try PropertyListCodec.write(try PropertyListTreeEncoder().encode(value), format: .binary)
-        try data.write(to: url, options: .atomic)
+        try encoded(value).write(to: url, options: .atomic)
     }
 
     /// Reads a property list `write` wrote.
     package static func read<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
-        try PropertyListTreeDecoder().decode(type, from: try PropertyListCodec.read(try Data(contentsOf: url)))
+        try decoded(type, from: try Data(contentsOf: url))
+    }
+
+    /// `value` as the binary property list ``write(_:to:)`` writes.
+    package static func encoded<T: Encodable>(_ value: T) throws -> Data {
+        try PropertyListCodec.write(try PropertyListTreeEncoder().encode(value), format: .binary)
+    }
+
+    /// The value of the property list `data` (the package's bounded reader).
+    package static func decoded<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try PropertyListTreeDecoder().decode(type, from: try PropertyListCodec.read(data))
     }
 }
 #endif

@@ -48,10 +48,13 @@ public struct DataContainer: Sendable, Hashable {
     static func make(root: URL, entitlements: Entitlements) throws -> DataContainer {
         // The resolver makes the root, its coordination tree and Library/{Caches,Preferences}
         // with its ownership and link checks; the rest are made here the same way.
+        // By descriptor from the root: the target may write its container, and a
+        // link it left where a folder belongs is refused, never followed.
         let base = try ContainerResolver(root: root, entitlements: entitlements).requireApplicationContainerURL()
+        let home = try HeldDirectory.open(base.standardizedFileURL.path, below: root.standardizedFileURL.path)
         for sub in subdirectories {
-            let url = base.appendingPathComponent(sub, isDirectory: true)
-            try RaceFreeDirectory.make(url, intermediates: false, mode: 0o700)
+            var directory = home
+            for name in sub.split(separator: "/") { directory = try directory.makeDirectory(String(name)) }
         }
         return DataContainer(root: root, entitlements: entitlements)
     }

@@ -95,7 +95,13 @@ extension SimulatedDevice {
         if kept {
             announceKept(failures: failures)
         } else {
-            try? FileManager.default.removeItem(at: directory)
+            // By descriptor: the targets wrote in there, and a link one left is
+            // removed, never followed.
+            do {
+                try HeldDirectory.removeTree(atPath: directory.path)
+            } catch {
+                FileHandle.standardError.write(Data("AppGroupTesting: the simulated device at \(directory.path) could not be removed whole: \(error)\n".utf8))
+            }
         }
     }
 

@@ -71,7 +71,8 @@ public enum ExtensionMain {
             switch ending {
             case .completed(let items):
                 let output = directory.appendingPathComponent("Output", isDirectory: true)
-                reply = ExtensionWire.Reply(ending: "completed", items: try ExtensionWire.encode(items, copyingFilesInto: output))
+                // Named relative to Output: the device copies them out from there.
+                reply = ExtensionWire.Reply(ending: "completed", items: try ExtensionWire.encode(items, copyingFilesInto: output, relativeNames: true))
             case .cancelled(let error):
                 reply = ExtensionWire.Reply(ending: "cancelled", items: [], errorDomain: error.domain, errorCode: error.code,
                                             errorDescription: error.localizedDescription)

@@ -27,9 +27,6 @@ enum EraseCommand {
 
     /// The names the package makes directly under a root, besides group containers.
     static let deviceNames: Set<String> = [ContainerResolver.applicationsDirectoryName, KeychainDevice.directoryName]
-    /// Deeper than any container a test prepares; a deeper tree stops the erase, saying where.
-    static let maximumDepth = 256
-
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: ["root"], flags: [])
         if arguments.wantsHelp { return Output.line(help) }
@@ -37,10 +34,19 @@ enum EraseCommand {
         let inspector = try Inspector(rootOption: arguments.option("root"))
         let root = inspector.root
         let names = try emulatorEntries(of: root)
+        // By descriptor from the root (trusted as configured): the targets wrote
+        // in there; a link is removed, never followed, and a folder they locked or
+        // nested past PATH_MAX is removed whole.
+        let held: HeldDirectory
+        do {
+            held = try HeldDirectory.open(root.standardizedFileURL.path, below: root.standardizedFileURL.path)
+        } catch {
+            throw CLIError.failed("cannot open the container root \(root.path): \(error); nothing was erased")
+        }
         for name in names {
             let path = root.appendingPathComponent(name).path
             do {
-                try FileOperations.removeTree(path, maximumDepth: maximumDepth)
+                try held.removeTree(name)
             } catch {
                 throw CLIError.failed("cannot erase \(path): \(error); what came before it in \(root.path) is erased")
             }
