@@ -60,7 +60,12 @@ final class RemotePresenterInbox: @unchecked Sendable {
         }
         for name in names.sorted() {
             let url = URL(fileURLWithPath: inbox + "/" + name)
-            let data = try? AtomicFile.read(url, below: RemotePresenters.root(of: tree), limit: 1 << 16)
+            var data: Data?
+            do {
+                data = try AtomicFile.read(url, below: RemotePresenters.root(of: tree), limit: RemotePresenters.messageLimit)
+            } catch {
+                Diagnostics.warnOnce(about: "unread " + inbox, "NSFilePresenter: a request in \(AppGroupError.quote(inbox)) was not read, and was dropped: \(error)")
+            }
             _ = try? FileOperations.removeFile(url.path)
             guard let data, let message = RemotePresenterMessage(data),
                   let (asker, sequence) = RemotePresenterMessage.parse(fileName: name) else { continue }
