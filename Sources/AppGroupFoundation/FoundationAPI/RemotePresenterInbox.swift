@@ -124,8 +124,9 @@ final class RemotePresenterInbox: @unchecked Sendable {
 extension RemotePresenterInbox {
     /// Why `message` cannot come from a coordinated access by process `asker`
     /// (nil when it may): the item must be the presented one or, for a directory's
-    /// presenter, below it (a subitem's deletion strictly below), and the asker a
-    /// live process other than this one.
+    /// presenter, below it (a subitem's deletion strictly below), and the asker
+    /// another process than this one. An asker that has ended since is no reason
+    /// to refuse: a suspended presenter gets its requests when it resumes.
     static func refusal(of message: RemotePresenterMessage, to presenter: NSFilePresenter, from asker: ProcessKey) -> String? {
         guard let url = presenter.presentedItemURL else { return "the presenter presents nothing now" }
         let presented = PresenterRegistry.standardPath(url)
@@ -139,7 +140,6 @@ extension RemotePresenterInbox {
             }
         }
         if asker == ProcessKey.current { return "it names this very process as the asker" }
-        if asker.state == nil { return "its asker, process \(asker.pid), is not running" }
         return nil
     }
 }
