@@ -22,9 +22,12 @@ enum PresenterCommands {
     }
 }
 
-/// Prints every message on stdout, on its own queue, as it gets it.
+/// Prints every message on stdout, on its own queue, as it gets it; follows a
+/// move it is told of, as app code does (its next save goes there).
 private final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
-    let presentedItemURL: URL?
+    /// Follows the item as app code does: a move changes where it saves.
+    var presentedItemURL: URL? { lock.withLock { url } }
+    private var url: URL? // guarded by lock
     let presentedItemOperationQueue: OperationQueue = {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -35,7 +38,7 @@ private final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sen
     private let silent: Bool
 
     init(item: URL, unsaved: String?, silent: Bool) {
-        presentedItemURL = item
+        url = item
         self.unsaved = unsaved
         self.silent = silent
     }
@@ -84,4 +87,13 @@ private final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sen
     }
 
     func presentedItemDidChange() { say("didChange") }
+
+    func presentedItemDidMove(to newURL: URL) {
+        lock.withLock { url = newURL }
+        say("didMove " + newURL.path)
+    }
+
+    func presentedSubitemDidChange(at url: URL) { say("subitemDidChange " + url.path) }
+
+    func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) { say("subitemDidMove " + oldURL.path + " -> " + newURL.path) }
 }

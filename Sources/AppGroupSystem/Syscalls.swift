@@ -398,6 +398,30 @@ func system_mmap_shared(_ fd: Int32, _ length: Int, path: String) -> UnsafeMutab
     return mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
 }
 
+/// mmap(2) of a whole file over an existing mapping (MAP_FIXED), shared,
+/// readable and writable (agc_map_shared_at). A plan sees it as `mmap`.
+func system_mmap_shared_at(_ base: UnsafeMutableRawPointer, _ length: Int, _ fd: Int32, path: String) -> UnsafeMutableRawPointer? {
+    #if ENABLE_MOCKING
+    if let code = FaultInjection.intercept(.mmap, path) { return injected(code, MAP_FAILED) }
+    #endif
+    return agc_map_shared_at(base, length, fd)
+}
+
+/// sigaction(2) of the SIGBUS guard, and the range it guards (agc_guard_mapping).
+func system_guard_mapping(_ base: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
+    agc_guard_mapping(base, length)
+}
+
+/// Forgets a guarded range (agc_unguard_mapping); no system call.
+func system_unguard_mapping(_ slot: Int32) {
+    agc_unguard_mapping(slot)
+}
+
+/// Whether a guarded range faulted since the last look (agc_guard_take_fault); no system call.
+func system_guard_take_fault(_ slot: Int32) -> Bool {
+    agc_guard_take_fault(slot) != 0
+}
+
 /// munmap(2).
 func system_munmap(_ address: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
     munmap(address, length)

@@ -20,6 +20,37 @@ extension SystemCalls {
         return address
     }
 
+    /// mmap(2) of the first `length` bytes of `fd` over the mapping at `base`
+    /// (MAP_FIXED, MAP_SHARED, read and write): the same addresses now reach
+    /// another file.
+    package static func remapShared(_ fd: Int32, over base: UnsafeMutableRawPointer, length: Int, path: String) throws(SystemError) {
+        let address = system_mmap_shared_at(base, length, fd, path: path)
+        guard let address, address != MAP_FAILED else {
+            throw .call(operation: "mmap", path: path, errno: Errno(rawValue: errno))
+        }
+    }
+
+    /// Guards the mapping at `base` against its file being truncated by another
+    /// process (agc_guard_mapping, a SIGBUS handler installed once and chained to
+    /// the one before it): an access past the file's end then finds zero-filled
+    /// private memory over the whole mapping instead of killing the process, and
+    /// ``takeMappingFault(_:)`` says so. Nil when every guard slot is taken.
+    package static func guardMapping(_ base: UnsafeMutableRawPointer, length: Int) -> Int32? {
+        let slot = system_guard_mapping(base, length)
+        return slot < 0 ? nil : slot
+    }
+
+    /// Forgets the guard of ``guardMapping(_:length:)`` (call it before unmapping).
+    package static func unguardMapping(_ slot: Int32) {
+        system_unguard_mapping(slot)
+    }
+
+    /// Whether the guarded mapping faulted (and was replaced by private memory)
+    /// since the last call; clears the mark.
+    package static func takeMappingFault(_ slot: Int32) -> Bool {
+        system_guard_take_fault(slot)
+    }
+
     /// munmap(2); a failure (only for an address that was never mapped) is ignored.
     package static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
         _ = system_munmap(address, length)

@@ -15,6 +15,9 @@
 //   SandboxProbe write-temporary <name> <text>   into FileManager.default.temporaryDirectory
 //   SandboxProbe open-errno <path>           open(2) for writing: `errno <NAME>` or `ok`
 //   SandboxProbe save <path> <text>          as app code saves: on failure, the error on standard error and exit 1
+//   SandboxProbe truncate <path> <length>    open(2) for writing and ftruncate(2): `ok` or `errno <NAME>`
+//   SandboxProbe fill <path> <byte> <length> pwrite(2) of <length> bytes <byte> from offset 0 (no truncation)
+//   SandboxProbe replace <path> <length>     a new file of <length> zero bytes renamed over <path>
 //   SandboxProbe crash                       traps (an index out of range), as a crashing target does
 //   SandboxProbe noop                        nothing (the launch benchmark's target)
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
@@ -120,6 +123,30 @@ case "save" where arguments.count == 3:
     } catch {
         FileHandle.standardError.write(Data("could not save \(arguments[1]): \(error.localizedDescription)\n".utf8))
         exit(1)
+    }
+case "truncate" where arguments.count == 3:
+    let fd = open(arguments[1], O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    if fd < 0 || ftruncate(fd, off_t(arguments[2]) ?? 0) != 0 {
+        print("errno " + (Errno.current.name ?? String(errno)))
+    } else {
+        print("ok")
+    }
+    if fd >= 0 { close(fd) }
+case "fill" where arguments.count == 4:
+    let bytes = [UInt8](repeating: UInt8(arguments[2]) ?? 0xFF, count: Int(arguments[3]) ?? 0)
+    let fd = open(arguments[1], O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    if fd < 0 || bytes.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) != bytes.count {
+        print("errno " + (Errno.current.name ?? String(errno)))
+    } else {
+        print("ok")
+    }
+    if fd >= 0 { close(fd) }
+case "replace" where arguments.count == 3:
+    let temporary = arguments[1] + ".replacing"
+    report {
+        try Data(count: Int(arguments[2]) ?? 0).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, arguments[1]) == 0 else { return "errno " + (Errno.current.name ?? String(errno)) }
+        return "ok"
     }
 case "crash":
     let empty: [Int] = []

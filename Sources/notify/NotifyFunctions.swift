@@ -78,7 +78,11 @@ private struct NotifyHandoff: @unchecked Sendable {
 enum NotifyRegistrations {
     private struct Registration {
         let table: SignalTable
-        let slot: Int
+        /// The name's slot when the table was mapped the `generation`th time (a
+        /// table broken and mapped again may hold the name elsewhere).
+        var slot: Int
+        var generation: UInt64
+        let name: String
         /// The count at the last check (nil: never checked; the first check answers 1).
         var checked: UInt32?
         let observation: SignalObservation?
@@ -104,15 +108,23 @@ enum NotifyRegistrations {
             return current.next
         }
         let observation = delivery.map { table.observe(text, handler: $0(token)) }
+        let generation = table.mappingGeneration
         let slot = table.slot(of: text)
-        state.withLock { $0.tokens[token] = Registration(table: table, slot: slot, checked: nil, observation: observation) }
+        state.withLock { $0.tokens[token] = Registration(table: table, slot: slot, generation: generation, name: text, checked: nil, observation: observation) }
         out.pointee = token
         return UInt32(NOTIFY_STATUS_OK)
     }
 
     static func check(_ token: Int32) -> Bool? {
         state.withLock { current -> Bool? in
-            guard let registration = current.tokens[token] else { return nil }
+            guard var registration = current.tokens[token] else { return nil }
+            registration.table.revalidate()
+            let generation = registration.table.mappingGeneration
+            if generation != registration.generation {
+                registration.slot = registration.table.slot(of: registration.name)
+                registration.generation = generation
+                current.tokens[token] = registration
+            }
             let now = registration.table.count(registration.slot)
             current.tokens[token]?.checked = now
             return registration.checked != now

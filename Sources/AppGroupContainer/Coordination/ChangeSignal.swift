@@ -181,15 +181,23 @@ package enum ChangeSignal {
     }
 
     /// The records in the signal file at `path`; nil when it cannot be read (then
-    /// the reader assumes a change).
+    /// the reader assumes a change). A file past ``sizeLimit``, or not a file this
+    /// user may trust, is not read: a diagnostic names it (once per file and
+    /// process, so that a hostile writer cannot flood the log).
     package static func records(at path: String) -> [Record]? {
-        do {
-            let fd = try SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        do throws(AppGroupError) {
+            let fd = try fromSystem(SystemCalls.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK))
             defer { SystemCalls.unlockAndClose(fd, path: path) }
-            if unusable(try SystemCalls.fstat(fd, path: path)) != nil { return nil }
+            if let problem = unusable(try fromSystem(SystemCalls.fstat(fd, path: path))) {
+                throw .unsafePath(path: path, problem: "it is \(problem), so its change records were not read")
+            }
             try lock(fd, .shared, path: path)
-            return parse(try SystemCalls.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit))
+            return parse(try fromSystem(SystemCalls.readAll(fd, path: path, sizeHint: 4096, limit: sizeLimit)))
         } catch {
+            switch error {
+            case .fileTooLarge, .unsafePath: Diagnostics.warnOnce(about: "unread " + path, "NSFilePresenter: the change records in \(AppGroupError.quote(path)) were not read, and a change is assumed: \(error)")
+            default: break
+            }
             return nil
         }
     }
@@ -243,8 +251,16 @@ package enum ChangeSignal {
         }
     }
 
+    /// One pass over the bytes; only the last ``capacity`` well-formed records are
+    /// kept (a writer keeps no more), so a file of crafted lines costs its size once.
     private static func parse(_ data: Data) -> [Record] {
-        String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Record(line: $0) }
+        var kept: [Record] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let record = Record(line: line) else { continue }
+            if kept.count == capacity * 4 { kept.removeFirst(capacity * 3) }
+            kept.append(record)
+        }
+        return kept.suffix(capacity)
     }
 
     private static let allowed: CharacterSet = {

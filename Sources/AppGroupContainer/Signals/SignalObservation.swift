@@ -37,7 +37,7 @@ final class SignalListener: @unchecked Sendable {
     // Every mutable field is guarded by `lock`.
     private struct Entry {
         let name: String
-        let slot: Int
+        var slot: Int
         var seen: UInt32
         let handler: @Sendable () -> Void
         let identity: CarriedIdentity
@@ -108,7 +108,13 @@ final class SignalListener: @unchecked Sendable {
     }
 
     private func run() {
+        var generation = table.mappingGeneration
         while true {
+            // A table truncated, replaced or set aside under this process is mapped
+            // again here; then every handler is called once, for what was lost.
+            table.revalidate()
+            let remapped = table.mappingGeneration != generation
+            generation = table.mappingGeneration
             let epoch = SharedWord.load(table.epoch)
             var due: [(entry: Entry, seen: UInt32)] = []
             let stop = lock.withLock { () -> Bool in
@@ -117,8 +123,10 @@ final class SignalListener: @unchecked Sendable {
                     return true
                 }
                 for (id, entry) in entries {
-                    let now = table.count(entry.slot)
-                    if now != entry.seen {
+                    // The table mapped again may hold the name in another slot.
+                    if remapped { entries[id]?.slot = table.slot(of: entry.name) }
+                    let now = table.count(entries[id]?.slot ?? entry.slot)
+                    if now != entry.seen || remapped {
                         entries[id]?.seen = now
                         due.append((entry, now))
                     }

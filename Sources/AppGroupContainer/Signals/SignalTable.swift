@@ -31,14 +31,37 @@ package final class SignalTable: @unchecked Sendable {
 
     /// The table's path.
     package let path: String
+    /// The tree it is in: where a broken or replaced table is opened again.
+    let tree: CoordinationTree
+    /// The mapping's address: fixed for the table's life, whichever file it reaches.
     private let base: UnsafeMutableRawPointer
+    /// The SIGBUS guard of the mapping (nil: none was free).
+    private let guardSlot: Int32?
+    /// The file mapped now (device and inode), and when `path` was last compared with it.
+    private let mapped: Locked<(file: (device: UInt64, inode: UInt64), checked: UInt64, generation: UInt64)>
 
-    private init(path: String, base: UnsafeMutableRawPointer) {
+    /// How often (nanoseconds) a post or the listener looks whether `path` still
+    /// names the mapped file, whole: a process that another replaced or truncated
+    /// the table under maps the current one within this.
+    static let checkInterval: UInt64 = 1_000_000_000
+
+    private init(path: String, tree: CoordinationTree, base: UnsafeMutableRawPointer, file: (device: UInt64, inode: UInt64)) {
         self.path = path
+        self.tree = tree
         self.base = base
+        // Every sandboxed target may write the table's file, and so truncate it
+        // under this mapping: guarded, an access past its end cannot kill this process.
+        guardSlot = SystemCalls.guardMapping(base, length: Self.size)
+        mapped = Locked((file, DispatchTime.now().uptimeNanoseconds, 0))
+        if guardSlot == nil {
+            Diagnostics.warn("signals: \(path) is mapped without its guard (every guard slot is taken): if another process truncates it, this process gets SIGBUS")
+        }
     }
 
-    deinit { SystemCalls.unmap(base, length: Self.size) }
+    deinit {
+        if let guardSlot { SystemCalls.unguardMapping(guardSlot) }
+        SystemCalls.unmap(base, length: Self.size)
+    }
 
     // MARK: Words of the mapping
 
@@ -103,6 +126,7 @@ package final class SignalTable: @unchecked Sendable {
     /// Returns the slot's counter after the post.
     @discardableResult
     func post(slot: Int) -> UInt32 {
+        revalidate()
         let count = SharedWord.add(counter(slot), 1)
         SharedWord.add(epoch, 1)
         if SharedWord.load(sleepers) > 0 { SystemCalls.futexWakeAll(epoch) }
@@ -154,6 +178,33 @@ package final class SignalTable: @unchecked Sendable {
     }
 
     private static func make(in tree: CoordinationTree) throws(AppGroupError) -> SignalTable {
+        var made: SignalTable?
+        try withTableFile(in: tree) { fd, path, file, fresh throws(AppGroupError) in
+            let table = SignalTable(path: path, tree: tree, base: try fromSystem(SystemCalls.mapShared(fd, length: Self.size, path: path)), file: file)
+            if fresh { table.initialize() }
+            made = table
+        }
+        guard let made else { throw .unsafePath(path: tree.path + "/" + fileName, problem: "it could not be made") }
+        return made
+    }
+
+    /// Writes the header of a table just sized: the magic last, atomically (the
+    /// table is then ready).
+    private func initialize() {
+        word32(at: 4).pointee = Self.version
+        word32(at: 8).pointee = UInt32(Self.slotCount)
+        SharedWord.add(word32(at: 0), Self.magic)
+    }
+
+    /// Calls `body` with a descriptor of the tree's table file, under the file's
+    /// own lock: a table of the right size (made and sized now when `fresh`, its
+    /// header then to be written by `body`), of this user, with one link. What
+    /// stands there otherwise is replaced (a link, a FIFO, another user's file) or
+    /// kept aside (a file of the wrong size or without the header), never used.
+    /// A file grown past the table (a write past its end) is used: only its first
+    /// ``size`` bytes are mapped.
+    private static func withTableFile(in tree: CoordinationTree,
+                                      _ body: (Int32, String, (device: UInt64, inode: UInt64), Bool) throws(AppGroupError) -> Void) throws(AppGroupError) {
         let directory = try tree.open(creating: true)
         defer { directory.close() }
         let path = directory.path(of: fileName)
@@ -181,29 +232,77 @@ package final class SignalTable: @unchecked Sendable {
             // Released explicitly: the mapping keeps the open file description, and
             // with it an OFD lock, alive after the descriptor is closed.
             defer { _ = SystemCalls.lock(fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: path) }
-            let size = try fromSystem(SystemCalls.fstat(fd, path: path)).st_size
-            if size == 0 {
+            let sized = try fromSystem(SystemCalls.fstat(fd, path: path))
+            let file = (device: UInt64(sized.st_dev), inode: UInt64(sized.st_ino))
+            if sized.st_size == 0 {
                 try fromSystem(SystemCalls.truncate(fd, to: Int64(Self.size), path: path))
-                let table = SignalTable(path: path, base: try fromSystem(SystemCalls.mapShared(fd, length: Self.size, path: path)))
-                table.word32(at: 4).pointee = version
-                table.word32(at: 8).pointee = UInt32(slotCount)
-                SharedWord.add(table.word32(at: 0), magic) // last, and atomically: the table is ready
-                return table
+                try body(fd, path, file, true)
+                return
             }
-            if size == Int64(Self.size) {
-                let table = SignalTable(path: path, base: try fromSystem(SystemCalls.mapShared(fd, length: Self.size, path: path)))
-                if SharedWord.load(table.word32(at: 0)) == magic, table.word32(at: 4).pointee == version,
-                   table.word32(at: 8).pointee == UInt32(slotCount) {
-                    return table
-                }
+            if sized.st_size >= Int64(Self.size), try hasHeader(fd, path: path) {
+                try body(fd, path, file, false)
+                return
             }
             // Not a table this code wrote: kept aside for a look, never overwritten.
             guard attempt < 2 else { throw .unsafePath(path: path, problem: "it is not a signal table (corrupt), and it came back after being set aside") }
             let aside = "\(fileName).corrupt-\(getpid())-\(Int(Date().timeIntervalSince1970))"
             try fromSystem(SystemCalls.rename(at: directory.fd, fileName, to: aside, path: path))
-            Diagnostics.warn("signals: \(path) was not a signal table (\(size) bytes); it was kept aside as \(aside) and a new table made")
+            Diagnostics.warn("signals: \(path) was not a signal table (\(sized.st_size) bytes, or no header); it was kept aside as \(aside) and a new table made")
         }
         throw .unsafePath(path: path, problem: "it could not be made")
+    }
+
+    /// Whether the file's first words are a table's header (read, not mapped: a
+    /// mapping of a file another process truncates meanwhile would fault).
+    private static func hasHeader(_ fd: Int32, path: String) throws(AppGroupError) -> Bool {
+        var header = [UInt32](repeating: 0, count: 3)
+        let read = header.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) -> Int in try SystemCalls.readAll(fd, into: buffer, at: 0, path: path) }
+        }
+        return try fromSystem(read.get()) == 12 && header[0] == magic && header[1] == version && header[2] == UInt32(slotCount)
+    }
+
+    // MARK: Staying on the device's table
+
+    /// How many times this process mapped the table again (``revalidate()``): an
+    /// observer that sees it move tells every handler once, for the posts that the
+    /// broken mapping lost.
+    package var mappingGeneration: UInt64 { mapped.withLock { $0.generation } }
+
+    /// Maps the tree's table again when this mapping faulted (its file was
+    /// truncated: the guard put zero-filled memory in its place) or, at most every
+    /// ``checkInterval``, when `path` no longer names the mapped file, whole (it
+    /// was replaced, truncated, or set aside by a process that found it corrupt).
+    /// The addresses stay the same, so every observer and poster of this process
+    /// goes on with the table now at `path`. Returns true when it mapped again.
+    @discardableResult
+    package func revalidate() -> Bool {
+        let faulted = guardSlot.map(SystemCalls.takeMappingFault) ?? false
+        let now = DispatchTime.now().uptimeNanoseconds
+        return mapped.withLock { state -> Bool in
+            if !faulted {
+                guard now &- state.checked >= Self.checkInterval else { return false }
+                state.checked = now
+                if let st = try? SystemCalls.lstat(path), SystemCalls.isRegular(st), st.st_size >= Int64(Self.size),
+                   UInt64(st.st_dev) == state.file.device, UInt64(st.st_ino) == state.file.inode {
+                    return false
+                }
+            }
+            state.checked = now
+            do throws(AppGroupError) {
+                try Self.withTableFile(in: tree) { fd, path, file, fresh throws(AppGroupError) in
+                    try fromSystem(SystemCalls.remapShared(fd, over: base, length: Self.size, path: path))
+                    if fresh { initialize() }
+                    state.file = file
+                }
+                state.generation += 1
+                let what = faulted ? "was truncated under this process's mapping (an access past its end faulted)" : "was replaced, truncated or set aside"
+                Diagnostics.warn("signals: \(path) \(what); this process now uses the table found there. Notices posted meanwhile are delivered as one to every observer")
+            } catch {
+                Diagnostics.warnOnce(about: "broken " + path, "signals: \(path) is broken and could not be opened again (\(error)); this process's notices through it are lost until it can")
+            }
+            return true
+        }
     }
 
     /// Why a table file with status `st` must not be used; nil when it may.

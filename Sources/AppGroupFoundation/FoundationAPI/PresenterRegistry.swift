@@ -29,6 +29,10 @@ final class PresenterRegistry: @unchecked Sendable {
         /// The presented item's standardized path when it was registered (or moved):
         /// what the registry tells other processes (``RemotePresenterInbox``).
         var itemPath: String?
+        /// The file it presents (device and inode), seen at registration, after each
+        /// move and each change: a move record is followed only to this file
+        /// (``ChangeSignal/verdict(on:presenting:presented:)``).
+        var presented: ChangeSignal.ItemIdentity?
     }
 
     private let lock = NSLock()
@@ -124,6 +128,7 @@ final class PresenterRegistry: @unchecked Sendable {
         guard let url, url.isFileURL else { return }
         let itemPath = Self.standardPath(url)
         entry.itemPath = itemPath
+        entry.presented = ChangeSignal.identity(ofItemAt: itemPath)
         guard let signal = ChangeSignal.signalPath(forItemPath: itemPath),
               let slash = signal.lastIndex(of: "/") else { return }
         let directory = slash == signal.startIndex ? "/" : String(signal[..<slash])
@@ -176,7 +181,7 @@ final class PresenterRegistry: @unchecked Sendable {
         // Read without the registry's lock: a reader may wait for a writer's lock on
         // the signal file, and registering or coordinating must not wait with it.
         let read = signals.map { ($0, ChangeSignal.records(at: $0)) }
-        var deliveries: [(NSFilePresenter, [ChangeSignal.Record]?)] = []
+        var deliveries: [(String, NSFilePresenter, [ChangeSignal.Record]?)] = []
         lock.lock()
         for (signal, records) in read {
             let fresh: [ChangeSignal.Record]?
@@ -193,14 +198,18 @@ final class PresenterRegistry: @unchecked Sendable {
             }
             if fresh?.isEmpty == true { continue }
             for entry in entries where entry.signalPath == signal {
-                deliveries.append((entry.presenter, fresh))
+                deliveries.append((signal, entry.presenter, fresh))
             }
         }
         lock.unlock()
-        for (presenter, records) in deliveries { deliver(records, to: presenter) }
+        for (signal, presenter, records) in deliveries { deliver(records, from: signal, to: presenter) }
     }
 
-    private func deliver(_ records: [ChangeSignal.Record]?, to presenter: NSFilePresenter) {
+    /// Tells `presenter` of `records` read from `signal`. A record is a claim of
+    /// whichever process wrote it (any target may write the file), so each is
+    /// checked against the file system first (``ChangeSignal/verdict(on:presenting:presented:)``):
+    /// what fails is dropped with a diagnostic naming the file.
+    private func deliver(_ records: [ChangeSignal.Record]?, from signal: String, to presenter: NSFilePresenter) {
         guard let url = presenter.presentedItemURL else { return }
         let itemPath = Self.standardPath(url)
         let me = Self.identity(of: presenter)
@@ -209,28 +218,42 @@ final class PresenterRegistry: @unchecked Sendable {
             return
         }
         for record in records {
+            // A write may have replaced the file (an atomic save): what is there now
+            // is what a later move must carry.
+            if record.kind == .change, record.path == itemPath { notePresentedFile(of: presenter, at: itemPath) }
             // A coordinator made with this presenter does not tell it of its own writes.
             if record.writer == ChangeSignal.writer && record.presenter == me { continue }
-            let changed = URL(fileURLWithPath: record.path)
-            let isItem = record.path == itemPath
-            switch (record.kind, record.newPath) {
-            case (.move, let newPath?):
+            switch ChangeSignal.verdict(on: record, presenting: itemPath, presented: presentedFile(of: presenter)) {
+            case .itemChanged:
+                Self.send(to: presenter) { $0.presentedItemDidChange() }
+            case .subitemChanged(let path):
+                let changed = URL(fileURLWithPath: path)
+                Self.send(to: presenter) { $0.presentedSubitemDidChange(at: changed) }
+            case .itemMoved(let newPath):
                 let moved = URL(fileURLWithPath: newPath)
-                if isItem {
-                    Self.send(to: presenter) { presenter in
-                        presenter.presentedItemDidMove(to: moved)
-                        PresenterRegistry.shared.refresh(presenter)
-                    }
-                } else {
-                    Self.send(to: presenter) { $0.presentedSubitem(at: changed, didMoveTo: moved) }
+                Self.send(to: presenter) { presenter in
+                    presenter.presentedItemDidMove(to: moved)
+                    PresenterRegistry.shared.refresh(presenter)
                 }
-            default:
-                if isItem {
-                    Self.send(to: presenter) { $0.presentedItemDidChange() }
-                } else {
-                    Self.send(to: presenter) { $0.presentedSubitemDidChange(at: changed) }
-                }
+            case let .subitemMoved(from, to):
+                let (changed, moved) = (URL(fileURLWithPath: from), URL(fileURLWithPath: to))
+                Self.send(to: presenter) { $0.presentedSubitem(at: changed, didMoveTo: moved) }
+            case .refused(let why):
+                Diagnostics.warnOnce(about: "refused " + signal, "NSFilePresenter: a \(record.kind.rawValue) record in \(AppGroupError.quote(signal)) was not acted on for the presenter of \(AppGroupError.quote(itemPath)): \(why). Any process of the device may write that file; only what the file system confirms is told to presenters (further records refused in this file are not reported).")
             }
+        }
+    }
+
+    /// The file `presenter` was last seen presenting.
+    private func presentedFile(of presenter: NSFilePresenter) -> ChangeSignal.ItemIdentity? {
+        lock.withLock { entries.first { $0.presenter === presenter }?.presented }
+    }
+
+    /// Looks again at what `presenter`'s item path holds (after a change).
+    private func notePresentedFile(of presenter: NSFilePresenter, at itemPath: String) {
+        guard let now = ChangeSignal.identity(ofItemAt: itemPath) else { return }
+        lock.withLock {
+            if let index = entries.firstIndex(where: { $0.presenter === presenter && $0.itemPath == itemPath }) { entries[index].presented = now }
         }
     }
 

@@ -110,7 +110,18 @@ final class RemotePresenterAsk {
         let seconds = PresenterTimeout.seconds
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            if let data = try? AtomicFile.read(answerURL, below: RemotePresenters.root(of: remote.tree), limit: 1 << 16) {
+            let data: Data?
+            do {
+                data = try AtomicFile.read(answerURL, below: RemotePresenters.root(of: remote.tree), limit: RemotePresenters.messageLimit)
+            } catch {
+                // Any process of the device may write there: a file that is not an
+                // answer ends the wait, as an unreadable answer does.
+                _ = try? FileOperations.removeFile(answerURL.path)
+                Diagnostics.warnOnce(about: "unread " + answers, "NSFileCoordinator: an answer in \(AppGroupError.quote(answers)) could not be read, and was taken for none: \(error)")
+                outcome = "unreadable answer"
+                return nil
+            }
+            if let data {
                 _ = try? FileOperations.removeFile(answerURL.path)
                 guard let answer = RemotePresenterAnswer(data) else { outcome = "unreadable answer"; return nil }
                 if let error = answer.error { outcome = "\(error)"; throw error }

@@ -60,7 +60,12 @@ final class RemotePresenterInbox: @unchecked Sendable {
         }
         for name in names.sorted() {
             let url = URL(fileURLWithPath: inbox + "/" + name)
-            let data = try? AtomicFile.read(url, below: RemotePresenters.root(of: tree), limit: 1 << 16)
+            var data: Data?
+            do {
+                data = try AtomicFile.read(url, below: RemotePresenters.root(of: tree), limit: RemotePresenters.messageLimit)
+            } catch {
+                Diagnostics.warnOnce(about: "unread " + inbox, "NSFilePresenter: a request in \(AppGroupError.quote(inbox)) was not read, and was dropped: \(error)")
+            }
             _ = try? FileOperations.removeFile(url.path)
             guard let data, let message = RemotePresenterMessage(data),
                   let (asker, sequence) = RemotePresenterMessage.parse(fileName: name) else { continue }
@@ -79,6 +84,14 @@ final class RemotePresenterInbox: @unchecked Sendable {
             return
         }
         let item = URL(fileURLWithPath: message.itemPath)
+        if let why = RemotePresenterInbox.refusal(of: message, to: presenter, from: asker) {
+            // Any process of the device may write this inbox: a request the presenter
+            // could not get from a real access is answered without reaching it.
+            Diagnostics.warnOnce(about: "refused " + RemotePresenters.directory(of: tree) + "/" + ProcessKey.current.name + ".inbox",
+                                  "NSFilePresenter: a \(message.kind.rawValue) request from process \(asker.pid) was not passed to the presenter: \(why) (further refused requests in this inbox are not reported)")
+            reply.send(RemotePresenterAnswer(nil))
+            return
+        }
         let key = asker.name + "_" + String(sequence)
         let handoff = Handoff(value: presenter)
         switch message.kind {
@@ -105,6 +118,29 @@ final class RemotePresenterInbox: @unchecked Sendable {
         case .reacquire:
             break
         }
+    }
+}
+
+extension RemotePresenterInbox {
+    /// Why `message` cannot come from a coordinated access by process `asker`
+    /// (nil when it may): the item must be the presented one or, for a directory's
+    /// presenter, below it (a subitem's deletion strictly below), and the asker
+    /// another process than this one. An asker that has ended since is no reason
+    /// to refuse: a suspended presenter gets its requests when it resumes.
+    static func refusal(of message: RemotePresenterMessage, to presenter: NSFilePresenter, from asker: ProcessKey) -> String? {
+        guard let url = presenter.presentedItemURL else { return "the presenter presents nothing now" }
+        let presented = PresenterRegistry.standardPath(url)
+        let below = message.itemPath.hasPrefix(presented == "/" ? "/" : presented + "/")
+        switch message.kind {
+        case .subitemDeletion where !below, .deletion where message.itemPath != presented:
+            return "it names \(AppGroupError.quote(message.itemPath)), not an item the presenter of \(AppGroupError.quote(presented)) is asked about for that"
+        default:
+            if message.itemPath != presented && !below {
+                return "it names \(AppGroupError.quote(message.itemPath)), neither the presented item \(AppGroupError.quote(presented)) nor an item below it"
+            }
+        }
+        if asker == ProcessKey.current { return "it names this very process as the asker" }
+        return nil
     }
 }
 

@@ -24,6 +24,8 @@ enum RemotePresenters {
     static let nameLimit = 4096
     static let fileLimit: Int64 = 1 << 20
     static let presenterLimit = 1024
+    /// A request or an answer: one short line.
+    static let messageLimit: Int64 = 1 << 16
 
     /// A presenter registered by another process.
     struct Remote: Sendable {
@@ -114,7 +116,15 @@ enum RemotePresenters {
 
     /// The presenters in process `key`'s registry in `tree` (empty when it is gone).
     static func registered(by key: ProcessKey, in tree: CoordinationTree) -> [Remote] {
-        guard let data = try? AtomicFile.read(url(tree, key.name + ".registry"), below: root(of: tree), limit: fileLimit) else { return [] }
+        let file = url(tree, key.name + ".registry")
+        let data: Data
+        do {
+            guard let read = try AtomicFile.read(file, below: root(of: tree), limit: fileLimit) else { return [] }
+            data = read
+        } catch {
+            Diagnostics.warnOnce(about: "unread " + file.path, "NSFileCoordinator: the presenters' registry \(AppGroupError.quote(file.path)) was not read, and its presenters are not asked: \(error)")
+            return []
+        }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         guard lines.count >= 2, lines[0] == "appgroup-presenters 1", lines[1].hasPrefix("process "),
               let label = String(lines[1].dropFirst("process ".count)).removingPercentEncoding else { return [] }

@@ -169,6 +169,19 @@ int agc_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
 /// futex(FUTEX_WAKE) of at most `count` waiters on a shared word; the number woken or -1.
 int agc_futex_wake(uint32_t *word, int count);
 
+/// Guards the shared mapping [base, base + length) (mapguard.c): a SIGBUS raised by
+/// an access to it (its file was truncated by another process) replaces the whole
+/// range with zero-filled private memory and flags it, instead of killing the
+/// process. Other SIGBUS go to the handler installed before. The slot, or -1.
+int agc_guard_mapping(void *base, size_t length);
+/// Forgets a guarded range (before it is unmapped).
+void agc_unguard_mapping(int slot);
+/// 1 when the guarded range faulted since the last call (and clears the flag).
+int agc_guard_take_fault(int slot);
+/// mmap(2) of `fd` over [base, base + length), shared, readable and writable
+/// (MAP_FIXED: replaces what is there); MAP_FAILED with errno on failure.
+void *agc_map_shared_at(void *base, size_t length, int fd);
+
 /// The descriptor a spawned target finds its lifecycle channel at (agc_spawn
 /// puts it there; `APPGROUP_LIFECYCLE_FD` names it in the target's environment).
 #define AGC_LIFECYCLE_FD 3
