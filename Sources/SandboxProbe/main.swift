@@ -16,12 +16,19 @@
 //   SandboxProbe open-errno <path>           open(2) for writing: `errno <NAME>` or `ok`
 //   SandboxProbe save <path> <text>          as app code saves: on failure, the error on standard error and exit 1
 //   SandboxProbe crash                       traps (an index out of range), as a crashing target does
+//   SandboxProbe metadata-paths <path> attack|own      every metadata call naming <path>: `<call> ok|errno <NAME>`
+//   SandboxProbe metadata-descriptors <path> attack|own the same calls on a descriptor opened for reading
+//   SandboxProbe metadata-symlink <victim> <link>       the calls through a link of its own to <victim>
+//   SandboxProbe metadata-race <own> <victim> <link> <rounds>   links and path buffers swapped under the calls
+//   SandboxProbe foundation-metadata <dir>              FileManager.setAttributes, createFile(attributes:), copyItem, atomic writes
+//   SandboxProbe metadata-time <own file> <count>       nanoseconds per getppid, stat and chmod
 //   SandboxProbe noop                        nothing (the launch benchmark's target)
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
 //                                            target writing <path>; prints each outcome's output
 import AppGroupContainer
 import AppGroupFoundation
 import AppGroupSimulation
+import CSandboxProbe
 import Foundation
 
 #if canImport(Darwin)
@@ -124,6 +131,68 @@ case "save" where arguments.count == 3:
 case "crash":
     let empty: [Int] = []
     print(empty[arguments.count])
+case "metadata-paths" where arguments.count == 3:
+    // <path> attack|own: every metadata call naming the path; `own` keeps the owner.
+    let owner = arguments[2] == "own" ? currentOwner(arguments[1]) : (Attack.owner, Attack.group)
+    for line in pathCalls(arguments[1], owner: owner) { print(line) }
+case "metadata-descriptors" where arguments.count == 3:
+    let owner = arguments[2] == "own" ? currentOwner(arguments[1]) : (Attack.owner, Attack.group)
+    for line in descriptorCalls(arguments[1], owner: owner) { print(line) }
+case "metadata-symlink" where arguments.count == 3:
+    // <victim> <link>: a link of the target's own to the victim, then every call on it.
+    unlink(arguments[2])
+    guard symlink(arguments[1], arguments[2]) == 0 else { print("symlink errno \(Errno.current.name ?? String(errno))"); exit(0) }
+    for line in pathCalls(arguments[2], owner: (Attack.owner, Attack.group)) { print(line) }
+case "metadata-race" where arguments.count == 5:
+    // <own file> <victim> <link> <rounds>
+    for line in race(own: arguments[1], victim: arguments[2], link: arguments[3], rounds: Int(arguments[4]) ?? 100) { print(line) }
+case "foundation-metadata" where arguments.count == 2:
+    // <directory of its own>: what app code does with metadata through Foundation.
+    let manager = FileManager.default
+    let directory = URL(fileURLWithPath: arguments[1])
+    let file = directory.appendingPathComponent("attributes.txt")
+    report {
+        try Data("x".utf8).write(to: file, options: .atomic)
+        return "atomic-write ok"
+    }
+    report {
+        try manager.setAttributes([.posixPermissions: 0o600, .modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: file.path)
+        let attributes = try manager.attributesOfItem(atPath: file.path)
+        return "setAttributes ok \((attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } ?? "?") "
+            + "\(Int((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))"
+    }
+    report {
+        let created = directory.appendingPathComponent("created.txt")
+        guard manager.createFile(atPath: created.path, contents: Data("y".utf8), attributes: [.posixPermissions: 0o640]) else { return "createFile failed" }
+        let mode = (try manager.attributesOfItem(atPath: created.path)[.posixPermissions] as? Int) ?? 0
+        return "createFile ok \(String(mode, radix: 8))"
+    }
+    report {
+        let copy = directory.appendingPathComponent("copy.txt")
+        try? manager.removeItem(at: copy)
+        try manager.copyItem(at: file, to: copy)
+        let mode = (try manager.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int) ?? 0
+        return "copyItem ok \(String(mode, radix: 8))"
+    }
+    report {
+        try Data("z".utf8).write(to: file, options: .atomic)
+        let mode = (try manager.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) ?? 0
+        return "atomic-rewrite ok \(String(mode, radix: 8))"
+    }
+case "metadata-time" where arguments.count == 3:
+    // <own file> <count>: nanoseconds per getppid, per stat and per chmod of the file.
+    let count = Int(arguments[2]) ?? 10_000
+    func perCall(_ body: () -> Void) -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { body() }
+        return (DispatchTime.now().uptimeNanoseconds - start) / UInt64(count)
+    }
+    var status = stat()
+    let path = arguments[1]
+    print("getppid \(perCall { _ = getppid() })")
+    print("stat \(perCall { _ = stat(path, &status) })")
+    print("chmod \(perCall { _ = chmod(path, 0o644) })")
+    print("setxattr \(perCall { _ = csp_path_call(15, path, 0, 0) })")
 case "noop":
     break
 case "launch-twice" where arguments.count == 2:
