@@ -192,6 +192,11 @@ int agc_spawn_child_metadata_filter(int mode, int socket) {
 
 // MARK: - Probing
 
+struct agc_open_how { uint64_t flags; uint64_t mode; uint64_t resolve; };
+#define AGC_RESOLVE_NO_MAGICLINKS 0x02
+#define AGC_RESOLVE_NO_SYMLINKS 0x04
+#define AGC_RESOLVE_BENEATH 0x08
+
 static volatile int forced_mode = -1;
 
 void agc_metadata_force_mode(int mode) { forced_mode = mode; }
@@ -200,13 +205,19 @@ int agc_metadata_available_mode(void) {
     if (forced_mode >= 0) return forced_mode;
     uint32_t action = SECCOMP_RET_USER_NOTIF;
     if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0) {
-        // The supervisor also needs pidfd_getfd (5.6) and openat2 (5.6).
-        long fd = syscall(AGC_NR_PIDFD_OPEN, getpid(), 0);
-        if (fd >= 0) {
-            close((int)fd);
-            return AGC_METADATA_SUPERVISED;
-        }
-        return AGC_METADATA_REFUSED;
+        // The supervisor also needs pidfd_open, pidfd_getfd and openat2 (Linux 5.6).
+        long pidfd = syscall(AGC_NR_PIDFD_OPEN, getpid(), 0);
+        if (pidfd < 0) return AGC_METADATA_REFUSED;
+        long copy = syscall(AGC_NR_PIDFD_GETFD, (int)pidfd, 0, 0);
+        int copy_errno = errno;
+        close((int)pidfd);
+        if (copy >= 0) close((int)copy);
+        else if (copy_errno == ENOSYS) return AGC_METADATA_REFUSED;
+        struct agc_open_how how = { .flags = O_PATH | O_CLOEXEC };
+        long root = syscall(AGC_NR_OPENAT2, AT_FDCWD, "/", &how, sizeof how);
+        if (root < 0) return AGC_METADATA_REFUSED;
+        close((int)root);
+        return AGC_METADATA_SUPERVISED;
     }
     if (errno == EOPNOTSUPP) return AGC_METADATA_REFUSED;
     uint32_t errno_action = SECCOMP_RET_ERRNO;
@@ -271,7 +282,10 @@ static long copy_string(pid_t tid, uint64_t address, char *buffer, size_t capaci
 }
 
 static int notification_valid(int listener, uint64_t id) {
-    return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0) return 1;
+    if (errno != EINVAL && errno != ENOTTY) return 0;
+    // Kernels before 5.9 know the request by its first, read-direction number only.
+    return ioctl(listener, _IOR(SECCOMP_IOC_MAGIC, 2, uint64_t), &id) == 0;
 }
 
 /// The thread group of thread `tid` (/proc/<tid>/status), or -errno.
@@ -347,10 +361,6 @@ static int resolve(pid_t tid, int dirfd, char *path, int follow, int empty) {
     return fd >= 0 ? fd : -saved;
 }
 
-struct agc_open_how { uint64_t flags; uint64_t mode; uint64_t resolve; };
-#define AGC_RESOLVE_NO_MAGICLINKS 0x02
-#define AGC_RESOLVE_NO_SYMLINKS 0x04
-#define AGC_RESOLVE_BENEATH 0x08
 
 /// Whether `object` lies beneath (or is) one of the directories the target may
 /// write: its name now (/proc/self/fd) must start with a root's name now, and the

@@ -21,7 +21,7 @@
 //   SandboxProbe metadata-symlink <victim> <link>       the calls through a link of its own to <victim>
 //   SandboxProbe metadata-race <own> <victim> <link> <rounds>   links and path buffers swapped under the calls
 //   SandboxProbe foundation-metadata <dir>              FileManager.setAttributes, createFile(attributes:), copyItem, atomic writes
-//   SandboxProbe metadata-time <own file> <count>       nanoseconds per getppid, stat and chmod
+//   SandboxProbe supervisors-after <n>                   n sandboxed launches of its own, then how many metadata supervisors remain
 //   SandboxProbe noop                        nothing (the launch benchmark's target)
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
 //                                            target writing <path>; prints each outcome's output
@@ -179,20 +179,27 @@ case "foundation-metadata" where arguments.count == 2:
         let mode = (try manager.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) ?? 0
         return "atomic-rewrite ok \(String(mode, radix: 8))"
     }
-case "metadata-time" where arguments.count == 3:
-    // <own file> <count>: nanoseconds per getppid, per stat and per chmod of the file.
-    let count = Int(arguments[2]) ?? 10_000
-    func perCall(_ body: () -> Void) -> UInt64 {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<count { body() }
-        return (DispatchTime.now().uptimeNanoseconds - start) / UInt64(count)
+case "supervisors-after" where arguments.count == 2:
+    // <launches>: a device of its own launches itself sandboxed that many times, each
+    // changing a file of its own (a round trip to the metadata supervisor), then
+    // waits (10 s at most) until no supervisor thread is left in this process.
+    let device = try SimulatedDevice(name: "SandboxProbe")
+    let target = try SimulatedTarget(name: "Probe", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "com.example.probe")
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let file = try target.dataContainer(on: device).documents.appendingPathComponent("mine.txt")
+    try Data("x".utf8).write(to: file)
+    for _ in 0..<(Int(arguments[1]) ?? 1) {
+        let outcome = try device.spawn(me, ["metadata-paths", file.path, "own"], as: target)
+        guard outcome.outputLines.first == "chmod ok" else { print("launch \(outcome)"); break }
     }
-    var status = stat()
-    let path = arguments[1]
-    print("getppid \(perCall { _ = getppid() })")
-    print("stat \(perCall { _ = stat(path, &status) })")
-    print("chmod \(perCall { _ = chmod(path, 0o644) })")
-    print("setxattr \(perCall { _ = csp_path_call(15, path, 0, 0) })")
+    func supervisors() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("agc-metadata") == true }.count
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while supervisors() > 0 && Date() < deadline { usleep(10_000) }
+    print("supervisors \(supervisors())")
+    device.remove()
 case "noop":
     break
 case "launch-twice" where arguments.count == 2:

@@ -34,7 +34,7 @@ package enum MetadataSandbox {
         switch mode {
         case .supervised: nil
         case .refused:
-            "the kernel lacks seccomp user notification (Linux 5.9 or later has it), so a sandboxed target's chmod, chown, "
+            "the kernel lacks seccomp user notification (Linux 5.6 or later has it, with pidfd_getfd and openat2), so a sandboxed target's chmod, chown, "
                 + "utimes and setxattr by path are refused everywhere, its own files included, while the same calls on an open "
                 + "descriptor are not checked (a file it may only read, such as its bundle, can be changed that way)"
         case .none:

@@ -91,7 +91,8 @@ extension SimulatedDevice {
         #else
         let rules = ruleset
         let metadataGuard = MetadataSandbox.current
-        if rules != nil { MetadataSandbox.sayOnce(metadataGuard) }
+        // A guard a test or benchmark chose is not news; the kernel's is, once.
+        if rules != nil, MetadataSandbox.override == nil { MetadataSandbox.sayOnce(metadataGuard) }
         // The lifecycle channel (Lifecycle/LifecycleConnection.swift): the device keeps
         // one end, the target gets the other as descriptor 3.
         let channel = try lifecycleChannel(for: target, home: home)

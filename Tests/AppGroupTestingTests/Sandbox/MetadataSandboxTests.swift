@@ -181,6 +181,17 @@ import TestSupport
     }
 }
 
+/// Each target's supervisor thread ends with the target: a process that launched
+/// twenty keeps none (counted in a process of its own, so that other tests'
+/// targets do not count).
+@Suite(.tags(.multiprocess), .requiresSandbox(.fail)) struct MetadataSupervisorLifetimeTests {
+    @Test func noSupervisorOutlivesItsTarget() async throws {
+        let probe = try SimulatedDevice.requireBuiltExecutable(named: "SandboxProbe")
+        let outcome = try await LaunchedProcess.run(probe, ["supervisors-after", "20"], environment: ProcessInfo.processInfo.environment)
+        #expect(outcome.outputLines == ["supervisors 0"], "\(outcome)")
+    }
+}
+
 /// The fallback, on a kernel without seccomp user notification (played with the
 /// guard's task-local override): calls naming a path are refused everywhere.
 @Suite(.tags(.multiprocess, .hostile), .simulatedDevices, .requiresSandbox(.fail)) struct MetadataFallbackTests {
