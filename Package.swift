@@ -84,7 +84,8 @@ let package = Package(
         // Identity-scope scenarios in a process of their own, where no other test's scope is live.
         .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
         // A target's process for the sandbox tests: reads, writes and reports what Foundation answers.
-        .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation"]),
+        .target(name: "CSandboxProbe"),
+        .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation", "CSandboxProbe"]),
         // Posts and observes signals for the signal tests, and runs the two public shapes
         // (a Darwin notification wrapper, a capture store) as an app and an extension.
         .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"]),
@@ -135,7 +136,7 @@ let package = Package(
         // AppGroupTesting and the AppGroupSimulation it re-exports: devices, targets, launched
         // processes, the traits and XCTest support, and (Sandbox/) data containers, bundles,
         // build settings and the kernel-enforced sandbox.
-        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "LifecycleProbe", "AppGroupProbe", "ShareExtensionProbe", "SignalProbe",
+        .testTarget(name: "AppGroupTestingTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "SharedDefaults", "SandboxProbe", "CSandboxProbe", "LifecycleProbe", "AppGroupProbe", "ShareExtensionProbe", "SignalProbe",
                                                                  "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),
         // The ShareFlowDemo executable: its roles, the share flow with real processes, its command line.
         .testTarget(name: "ShareFlowDemoTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "ShareFlowDemo",

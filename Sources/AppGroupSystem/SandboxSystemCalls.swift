@@ -123,7 +123,10 @@ package enum SandboxSystemCalls {
 
     /// Why a spawn failed: the step, and the errno of that step.
     package struct SpawnFailure: Error {
-        package enum Step: String { case fork, descriptors, directory, noNewPrivileges = "no_new_privs", restrict = "landlock_restrict_self", exec = "execve" }
+        package enum Step: String {
+            case fork, descriptors, directory, noNewPrivileges = "no_new_privs", restrict = "landlock_restrict_self", exec = "execve"
+            case metadata = "seccomp (the metadata filter)"
+        }
         package let step: Step
         package let errno: Errno
     }
@@ -132,31 +135,80 @@ package enum SandboxSystemCalls {
     /// chdir, `prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self` when
     /// `ruleset` is given, `channel` to descriptor 3 when given, close_range,
     /// execve). Returns the child's pid; the caller reaps it.
+    /// `metadata`: how the child's changes to file metadata are guarded (see
+    /// ``MetadataGuard``), and the directories beneath which a supervised change is
+    /// allowed; only with a `ruleset`.
     package static func spawn(_ executable: String, arguments: [String], environment: [String: String], directory: String?,
                       input: Int32, output: Int32, error: Int32, channel: Int32? = nil, ruleset: Int32?,
-                      restrictFlags: UInt32) throws(SpawnFailure) -> pid_t {
+                      restrictFlags: UInt32, metadata: (guard: MetadataGuard, writable: [String])? = nil) throws(SpawnFailure) -> pid_t {
         let argv = CStrings(arguments)
         let envp = CStrings(environment.map { "\($0.key)=\($0.value)" }.sorted())
         defer { argv.release(); envp.release() }
+        let mode = ruleset == nil ? MetadataGuard.none : (metadata?.guard ?? .none)
+        // The socket the child sends its filter's listener on.
+        var listenerSocket: [Int32] = [-1, -1]
+        if mode == .supervised, agc_socket_pair(&listenerSocket) != 0 {
+            throw SpawnFailure(step: .metadata, errno: Errno.current)
+        }
+        defer { for fd in listenerSocket where fd >= 0 { _ = close(fd) } }
         var step: Int32 = 0
         let pid = executable.withCString { path in
             if let directory {
                 return directory.withCString { dir in
-                    agc_spawn(path, argv.pointers, envp.pointers, dir, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags, &step)
+                    agc_spawn(path, argv.pointers, envp.pointers, dir, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags,
+                              mode.rawValue, listenerSocket[1], &step)
                 }
             }
-            return agc_spawn(path, argv.pointers, envp.pointers, nil, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags, &step)
+            return agc_spawn(path, argv.pointers, envp.pointers, nil, input, output, error, channel ?? -1, ruleset ?? -1, restrictFlags,
+                             mode.rawValue, listenerSocket[1], &step)
+        }
+        if pid > 0, mode == .supervised {
+            try superviseMetadata(of: pid, socket: listenerSocket[0], writable: metadata?.writable ?? [])
         }
         guard pid > 0 else {
             let code = Errno.current
             let named: [Int32: SpawnFailure.Step] = [
                 Int32(AGC_SPAWN_FAILED_DESCRIPTORS): .descriptors, Int32(AGC_SPAWN_FAILED_DIRECTORY): .directory,
                 Int32(AGC_SPAWN_FAILED_NO_NEW_PRIVS): .noNewPrivileges, Int32(AGC_SPAWN_FAILED_RESTRICT): .restrict,
-                Int32(AGC_SPAWN_FAILED_EXEC): .exec,
+                Int32(AGC_SPAWN_FAILED_EXEC): .exec, Int32(AGC_SPAWN_FAILED_METADATA): .metadata,
             ]
             throw SpawnFailure(step: named[step] ?? .fork, errno: code)
         }
         return pid
+    }
+
+    /// Takes the listener child `pid` sent on `socket` and starts its supervisor
+    /// (`agc_metadata_receive_listener`, `agc_metadata_supervise`). Without one, the
+    /// child's first metadata call would wait forever: it is killed and reaped.
+    private static func superviseMetadata(of pid: pid_t, socket: Int32, writable: [String]) throws(SpawnFailure) {
+        var result = agc_metadata_receive_listener(socket)
+        if result >= 0 {
+            let roots = CStrings(writable)
+            defer { roots.release() }
+            let constRoots = UnsafeRawPointer(roots.pointers).assumingMemoryBound(to: UnsafePointer<CChar>?.self)
+            result = agc_metadata_supervise(result, constRoots, Int32(writable.count))
+        }
+        guard result < 0 else { return }
+        _ = kill(pid, SIGKILL)
+        reap(pid)
+        throw SpawnFailure(step: .metadata, errno: Errno(rawValue: -result))
+    }
+
+    /// How a sandboxed target's changes to file metadata (mode, owner, times,
+    /// extended attributes: what Landlock does not restrict) are guarded.
+    package enum MetadataGuard: Int32, Sendable, Hashable {
+        /// Not at all: the kernel has no seccomp filters.
+        case none = 0
+        /// Each call goes to a supervisor in this process, which performs it only
+        /// beneath a directory the target may write (seccomp user notification).
+        case supervised = 1
+        /// Calls naming a path are refused; calls on an open descriptor run.
+        case refused = 2
+    }
+
+    /// The best guard this kernel offers (`agc_metadata_available_mode`).
+    package static func availableMetadataGuard() -> MetadataGuard {
+        MetadataGuard(rawValue: agc_metadata_available_mode()) ?? .none
     }
 
     /// Reaps child `pid` (`waitpid`), once its end was learned without reaping.

@@ -29,6 +29,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("10", "signals across processes", signalCase),
     ("11", "memory watchdog sampling", memorySamplingCase),
     ("12", "timeline trace: cost off and on", traceCase),
+    ("13", "a sandboxed target's system calls, with the metadata filter", metadataFilterCase),
 ]
 
 func runChild(_ options: Options) throws {
@@ -45,6 +46,7 @@ func runChild(_ options: Options) throws {
     case "check-loop": try checkLoopChild(options)
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case "noop": break // the target of case 9
+    case "metadata-calls": try metadataCallsChild(options)
     case "signal-echo": try signalEchoChild(options)
     case "presenter": try presenterChild(options)
     case "fast-paths": try fastPathsChild(options)

@@ -91,7 +91,7 @@ int agc_landlock_allow(int ruleset, const char *path, uint64_t allowed_access) {
 
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                 int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
-                int *failed_step) {
+                int metadata_mode, int metadata_socket, int *failed_step) {
     // Every signal blocked across vfork: a handler of the parent's must not run in
     // the child, which shares the parent's memory until it calls execve.
     sigset_t all, previous;
@@ -125,6 +125,10 @@ pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const 
             // set-user-ID program from running outside the sandbox.
             if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { step = AGC_SPAWN_FAILED_NO_NEW_PRIVS; goto fail; }
             if (syscall(SYS_landlock_restrict_self, ruleset, restrict_flags) != 0) { step = AGC_SPAWN_FAILED_RESTRICT; goto fail; }
+            // What Landlock leaves open: metadata (metadata.c).
+            if (metadata_mode != AGC_METADATA_NONE && agc_spawn_child_metadata_filter(metadata_mode, metadata_socket) != 0) {
+                step = AGC_SPAWN_FAILED_METADATA; goto fail;
+            }
         }
         // The lifecycle channel at its agreed number; dup2 clears close-on-exec.
         // (After the ruleset was used: its descriptor may be the one overwritten.)
@@ -174,9 +178,9 @@ int agc_landlock_allow(int ruleset, const char *path, uint64_t allowed_access) {
 }
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                 int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
-                int *failed_step) {
+                int metadata_mode, int metadata_socket, int *failed_step) {
     (void)path; (void)argv; (void)envp; (void)directory; (void)input; (void)output; (void)error; (void)channel;
-    (void)ruleset; (void)restrict_flags;
+    (void)ruleset; (void)restrict_flags; (void)metadata_mode; (void)metadata_socket;
     *failed_step = AGC_SPAWN_FAILED_FORK;
     errno = ENOSYS;
     return -1;

@@ -19,12 +19,19 @@
 //   SandboxProbe fill <path> <byte> <length> pwrite(2) of <length> bytes <byte> from offset 0 (no truncation)
 //   SandboxProbe replace <path> <length>     a new file of <length> zero bytes renamed over <path>
 //   SandboxProbe crash                       traps (an index out of range), as a crashing target does
+//   SandboxProbe metadata-paths <path> attack|own      every metadata call naming <path>: `<call> ok|errno <NAME>`
+//   SandboxProbe metadata-descriptors <path> attack|own the same calls on a descriptor opened for reading
+//   SandboxProbe metadata-symlink <victim> <link>       the calls through a link of its own to <victim>
+//   SandboxProbe metadata-race <own> <victim> <link> <rounds>   links and path buffers swapped under the calls
+//   SandboxProbe foundation-metadata <dir>              FileManager.setAttributes, createFile(attributes:), copyItem, atomic writes
+//   SandboxProbe supervisors-after <n>                   n sandboxed launches of its own, then how many metadata supervisors remain
 //   SandboxProbe noop                        nothing (the launch benchmark's target)
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
 //                                            target writing <path>; prints each outcome's output
 import AppGroupContainer
 import AppGroupFoundation
 import AppGroupSimulation
+import CSandboxProbe
 import Foundation
 
 #if canImport(Darwin)
@@ -151,6 +158,75 @@ case "replace" where arguments.count == 3:
 case "crash":
     let empty: [Int] = []
     print(empty[arguments.count])
+case "metadata-paths" where arguments.count == 3:
+    // <path> attack|own: every metadata call naming the path; `own` keeps the owner.
+    let owner = arguments[2] == "own" ? currentOwner(arguments[1]) : (Attack.owner, Attack.group)
+    for line in pathCalls(arguments[1], owner: owner) { print(line) }
+case "metadata-descriptors" where arguments.count == 3:
+    let owner = arguments[2] == "own" ? currentOwner(arguments[1]) : (Attack.owner, Attack.group)
+    for line in descriptorCalls(arguments[1], owner: owner) { print(line) }
+case "metadata-symlink" where arguments.count == 3:
+    // <victim> <link>: a link of the target's own to the victim, then every call on it.
+    unlink(arguments[2])
+    guard symlink(arguments[1], arguments[2]) == 0 else { print("symlink errno \(Errno.current.name ?? String(errno))"); exit(0) }
+    for line in pathCalls(arguments[2], owner: (Attack.owner, Attack.group)) { print(line) }
+case "metadata-race" where arguments.count == 5:
+    // <own file> <victim> <link> <rounds>
+    for line in race(own: arguments[1], victim: arguments[2], link: arguments[3], rounds: Int(arguments[4]) ?? 100) { print(line) }
+case "foundation-metadata" where arguments.count == 2:
+    // <directory of its own>: what app code does with metadata through Foundation.
+    let manager = FileManager.default
+    let directory = URL(fileURLWithPath: arguments[1])
+    let file = directory.appendingPathComponent("attributes.txt")
+    report {
+        try Data("x".utf8).write(to: file, options: .atomic)
+        return "atomic-write ok"
+    }
+    report {
+        try manager.setAttributes([.posixPermissions: 0o600, .modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: file.path)
+        let attributes = try manager.attributesOfItem(atPath: file.path)
+        return "setAttributes ok \((attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } ?? "?") "
+            + "\(Int((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))"
+    }
+    report {
+        let created = directory.appendingPathComponent("created.txt")
+        guard manager.createFile(atPath: created.path, contents: Data("y".utf8), attributes: [.posixPermissions: 0o640]) else { return "createFile failed" }
+        let mode = (try manager.attributesOfItem(atPath: created.path)[.posixPermissions] as? Int) ?? 0
+        return "createFile ok \(String(mode, radix: 8))"
+    }
+    report {
+        let copy = directory.appendingPathComponent("copy.txt")
+        try? manager.removeItem(at: copy)
+        try manager.copyItem(at: file, to: copy)
+        let mode = (try manager.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int) ?? 0
+        return "copyItem ok \(String(mode, radix: 8))"
+    }
+    report {
+        try Data("z".utf8).write(to: file, options: .atomic)
+        let mode = (try manager.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) ?? 0
+        return "atomic-rewrite ok \(String(mode, radix: 8))"
+    }
+case "supervisors-after" where arguments.count == 2:
+    // <launches>: a device of its own launches itself sandboxed that many times, each
+    // changing a file of its own (a round trip to the metadata supervisor), then
+    // waits (10 s at most) until no supervisor thread is left in this process.
+    let device = try SimulatedDevice(name: "SandboxProbe")
+    let target = try SimulatedTarget(name: "Probe", kind: .app, teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "com.example.probe")
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let file = try target.dataContainer(on: device).documents.appendingPathComponent("mine.txt")
+    try Data("x".utf8).write(to: file)
+    for _ in 0..<(Int(arguments[1]) ?? 1) {
+        let outcome = try device.spawn(me, ["metadata-paths", file.path, "own"], as: target)
+        guard outcome.outputLines.first == "chmod ok" else { print("launch \(outcome)"); break }
+    }
+    func supervisors() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("agc-metadata") == true }.count
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while supervisors() > 0 && Date() < deadline { usleep(10_000) }
+    print("supervisors \(supervisors())")
+    device.remove()
 case "noop":
     break
 case "launch-twice" where arguments.count == 2:

@@ -56,6 +56,7 @@ extension SimulatedDevice {
         let traceHome = try launchTraceDirectory(for: target)
         if let traceHome { variables[Tracing.directoryEnvironmentKey] = traceHome.path }
         var ruleset: Int32?
+        var writable: [String] = []
         var note: String?
         if KernelSandbox.effectiveMode(sandbox) == .enforced {
             switch KernelSandbox.availability {
@@ -63,6 +64,7 @@ extension SimulatedDevice {
                 let profile = try SandboxProfile.make(device: self, target: target, home: home, bundle: bundle, executable: executable,
                                                   trace: traceHome)
                 ruleset = try profile.ruleset(abi: abi)
+                writable = profile.readWrite.map(\.path)
                 note = SandboxNote.enforced(target: target, home: home, device: self)
             case .unavailable(let reason):
                 KernelSandbox.sayUnenforcedOnce()
@@ -93,13 +95,16 @@ extension SimulatedDevice {
         return process
         #else
         let rules = ruleset
+        let metadataGuard = MetadataSandbox.current
+        // A guard a test or benchmark chose is not news; the kernel's is, once.
+        if rules != nil, MetadataSandbox.override == nil { MetadataSandbox.sayOnce(metadataGuard) }
         // The lifecycle channel (Lifecycle/LifecycleConnection.swift): the device keeps
         // one end, the target gets the other as descriptor 3.
         let channel = try lifecycleChannel(for: target, home: home)
         defer { SandboxSystemCalls.closeDescriptor(channel.targetEnd) }
         var withChannel = variablesToPass
         withChannel[LifecycleChannelKey.environment] = "3"
-        let process = try LaunchedProcess(executable: executable, arguments: arguments, label: label) { [withChannel] out, err in
+        let process = try LaunchedProcess(executable: executable, arguments: arguments, label: label) { [withChannel, writable] out, err in
             let input = try SandboxSystemCalls.openNullDevice()
             defer { SandboxSystemCalls.closeDescriptor(input) }
             do {
@@ -107,7 +112,8 @@ extension SimulatedDevice {
                                                        directory: "/", input: input,
                                                        output: out.fileHandleForWriting.fileDescriptor,
                                                        error: err.fileHandleForWriting.fileDescriptor,
-                                                       channel: channel.targetEnd, ruleset: rules, restrictFlags: 0)
+                                                       channel: channel.targetEnd, ruleset: rules, restrictFlags: 0,
+                                                       metadata: (metadataGuard, writable))
                 return (pid, nil)
             } catch let error as SandboxSystemCalls.SpawnFailure {
                 channel.connection.close()

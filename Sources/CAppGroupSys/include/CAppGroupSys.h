@@ -139,6 +139,7 @@ enum {
     AGC_SPAWN_FAILED_NO_NEW_PRIVS = 4,
     AGC_SPAWN_FAILED_RESTRICT = 5,
     AGC_SPAWN_FAILED_EXEC = 6,
+    AGC_SPAWN_FAILED_METADATA = 7,
 };
 
 /// Starts `path` with `argv` and `envp` as a child (vfork, then execve) whose
@@ -148,13 +149,49 @@ enum {
 /// AGC_LIFECYCLE_FD (3) of the child: the device's lifecycle channel. When `ruleset` is a Landlock ruleset (not -1) the child sets
 /// no_new_privs and restricts itself with it (landlock_restrict_self with
 /// `restrict_flags`) before execve, so the target's first instruction already
-/// runs sandboxed. Returns the child's pid (the caller reaps it), or -1 with
+/// runs sandboxed; with a `metadata_mode` other than AGC_METADATA_NONE (and a
+/// ruleset) it also installs the metadata filter (agc_spawn_child_metadata_filter,
+/// its listener sent on `metadata_socket`). Returns the child's pid (the caller reaps it), or -1 with
 /// errno set and `failed_step` naming the step (AGC_SPAWN_FAILED_*); a child that
 /// failed before execve has been reaped.
 pid_t agc_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                 int input, int output, int error, int channel, int ruleset, unsigned restrict_flags,
-                int *failed_step);
+                int metadata_mode, int metadata_socket, int *failed_step);
 
+
+/// How a spawned target's changes to file metadata (mode, owner, times, extended
+/// attributes), which Landlock does not restrict, are guarded (metadata.c).
+enum {
+    /// Not at all (the kernel has no seccomp filters).
+    AGC_METADATA_NONE = 0,
+    /// Each call goes to a supervisor in the device's process (seccomp user
+    /// notification), which performs it only beneath what the target may write.
+    AGC_METADATA_SUPERVISED = 1,
+    /// Calls that name a path are refused (EACCES); those on an open descriptor run.
+    AGC_METADATA_REFUSED = 2,
+};
+
+/// The best guard this kernel offers (AGC_METADATA_*), or the one forced by
+/// agc_metadata_force_mode. (seccomp SECCOMP_GET_ACTION_AVAIL, pidfd_open.)
+int agc_metadata_available_mode(void);
+
+/// Makes agc_metadata_available_mode answer `mode` from now on (-1: ask the
+/// kernel again): how a test plays a kernel without user notification.
+void agc_metadata_force_mode(int mode);
+
+/// In a spawned child, between vfork and execve, after no_new_privs: installs the
+/// metadata filter of `mode`; for AGC_METADATA_SUPERVISED, sends its listener over
+/// `socket` (SCM_RIGHTS, never blocking) and closes it. 0, or -1 with errno set.
+int agc_spawn_child_metadata_filter(int mode, int socket);
+
+/// The device's side: the listener a child sent on `socket` (close-on-exec), or
+/// minus an errno (EAGAIN when none came).
+int agc_metadata_receive_listener(int socket);
+
+/// Starts a thread that answers every notification of `listener` (which it takes
+/// over, with its own descriptors of the `count` directories `roots`) until no
+/// process uses the filter any more. 0, or minus an errno (the listener closed).
+int agc_metadata_supervise(int listener, const char *const *roots, int count);
 
 /// Atomic operations on a word of a shared mapping (signal.c).
 uint32_t agc_atomic_load32(const uint32_t *word);

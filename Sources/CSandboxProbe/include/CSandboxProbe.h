@@ -1,0 +1,26 @@
+#ifndef CSANDBOXPROBE_H
+#define CSANDBOXPROBE_H
+
+// The raw metadata calls SandboxProbe makes as a target would (Swift's Glibc
+// module has neither O_PATH nor the xattr calls). Each returns 0 or minus an errno.
+
+/// How many calls name a path (or an O_PATH descriptor of it); their names.
+int csp_path_call_count(void);
+const char *csp_path_call_name(int call);
+/// Call number `call` on `path`, giving owner `uid`:`gid` where it changes one.
+int csp_path_call(int call, const char *path, unsigned uid, unsigned gid);
+
+/// The same for descriptor calls, on a descriptor opened for reading.
+int csp_descriptor_call_count(void);
+const char *csp_descriptor_call_name(int call);
+int csp_descriptor_call(int call, int fd, unsigned uid, unsigned gid);
+
+/// 1 when `path` itself (not a link's target) carries CSP_ATTRIBUTE, else 0 (lgetxattr).
+int csp_has_attack_attribute(const char *path);
+
+/// The mode, times and attribute the calls write.
+#define CSP_MODE 0777
+#define CSP_SECONDS 1000000
+#define CSP_ATTRIBUTE "user.appgroup.attack"
+
+#endif
