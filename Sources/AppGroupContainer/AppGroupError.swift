@@ -110,7 +110,8 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "so a process of 0.1.x uses this item, or did. 0.1.x locks beside items and this release in the container root's .coordination directory, "
                 + "so the two would not exclude each other and writes could be lost. Update every app and extension that shares the container, "
                 + "then remove the old lock files (they are hidden files named .<item>.lock: `rm \(lockFile)`, or "
-                + "`find <root> -name '.*.lock' -not -path '*/Inbox/Journal/*' -delete` for the whole device)."
+                + "`find <root> -name '.*.lock' -not -path '*/Claims/.*.lock' -not -name '.consumer.lock' -delete` for the whole device, "
+                + "which spares the share inbox's own lock files, Claims/.<session>.lock and Journal/.consumer.lock)."
         case let .identityScopeConflict(conflict):
             return conflict.description
         }

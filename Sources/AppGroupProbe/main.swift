@@ -7,6 +7,9 @@ import Foundation
 // real files with real locks and reports on stdout; exit 0 means it went as asked.
 //
 //   increment --file F --count N          N coordinated read-increment-write cycles
+//   increment-until --file F --until STOP
+//                                         coordinated read-increment-write cycles until STOP
+//                                         exists; prints "started" after the first, then "done N"
 //   hold --file F [--mode read|write]     take a lock, print "locked", sleep until killed
 //   lock-path --file F                    print the lock file of F, found from the path alone
 //   many-items --dir D --count N          coordinate N distinct items in D; print "open <fds>"
@@ -114,6 +117,17 @@ do {
         let coordinator = FileCoordinator()
         for _ in 0..<intOption("count") { try increment(url, coordinator: coordinator) }
         say("done")
+    case "increment-until":
+        let url = URL(fileURLWithPath: option("file"))
+        let stop = option("until")
+        let coordinator = FileCoordinator()
+        var done = 0
+        repeat {
+            try increment(url, coordinator: coordinator)
+            done += 1
+            if done == 1 { say("started") }
+        } while !FileManager.default.fileExists(atPath: stop)
+        say("done \(done)")
     case "hold":
         let url = URL(fileURLWithPath: option("file"))
         let body: (URL) -> Void = { _ in

@@ -249,6 +249,15 @@ package enum SystemCalls {
         return try lstat(path, into: &st) ? (UInt64(st.st_dev), UInt64(st.st_ino)) : nil
     }
 
+    /// lstat(2) of a place a coordination tree may be: true when `path` is a
+    /// directory (not a link) of `user` that neither group nor others may write.
+    /// Anything else, or nothing, or a path that cannot be looked at, is false.
+    package static func isPrivateDirectory(_ path: String, of user: uid_t) -> Bool {
+        var st = FileStatus()
+        guard (try? lstat(path, into: &st)) == true else { return false }
+        return st.st_mode & S_IFMT == S_IFDIR && st.st_uid == user && st.st_mode & 0o022 == 0
+    }
+
     /// lstat(2) into `st`; false when nothing is there.
     @inline(__always)
     private static func lstat(_ path: String, into st: inout FileStatus) throws(SystemError) -> Bool {

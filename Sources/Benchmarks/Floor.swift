@@ -26,12 +26,30 @@ enum Floor {
     }
 
     /// The system calls the locking protocol requires for one lock and unlock: the
-    /// OFD lock, an lstat of the lock path (step 5: the path must still name the
-    /// locked inode), the unlock. FileCoordinator makes exactly these.
-    static func lockCheckUnlock(_ fd: Int32, path: String) {
+    /// OFD lock, an lstat of the lock path (section 5: the path must still name the
+    /// locked inode), an lstat of each place the search for the item's tree looks
+    /// at (section 5: the tree must still be the item's), the unlock.
+    /// FileCoordinator makes exactly these.
+    static func lockCheckUnlock(_ fd: Int32, path: String, places: [String] = []) {
         _ = agc_lock(fd, Int32(AGC_LOCK_EXCLUSIVE), 1)
         _ = bareLstat(path)
+        for place in places { _ = bareLstat(place) }
         _ = agc_lock(fd, Int32(AGC_LOCK_UNLOCK), 0)
+    }
+
+    /// `<D>/.coordination` for each directory the protocol's search looks at for
+    /// `item`: from its own directory up to the first that holds a
+    /// `.coordination`, or up to the topmost below `/`.
+    static func searchPlaces(for item: String) -> [String] {
+        var places: [String] = []
+        var directory = (item as NSString).deletingLastPathComponent
+        while directory != "/" && !directory.isEmpty {
+            let place = directory + "/.coordination"
+            places.append(place)
+            if bareLstat(place) == 0 { break }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        return places
     }
 
     /// The durable set done with bare calls only, on bytes serialized in advance:

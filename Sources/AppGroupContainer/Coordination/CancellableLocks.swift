@@ -16,15 +16,29 @@ package struct CancellableLocks {
     /// Takes the locks `requests` need that the current thread does not already
     /// hold (in the protocol's order), giving up when `isCancelled` turns true.
     package init(_ requests: [(FileCoordinator.Item, FileLock.Mode)], isCancelled: () -> Bool) throws {
-        steps = try FileCoordinator().plan(requests, stack: HeldLocks.threadStack)
+        var steps = try FileCoordinator().plan(requests, stack: HeldLocks.threadStack)
+        var taken: [FileLock] = []
         do {
-            for step in steps {
-                locks.append(try Self.acquire(step, isCancelled: isCancelled))
+            var next = 0
+            while next < steps.count {
+                let lock = try Self.acquire(steps[next], isCancelled: isCancelled)
+                taken.append(lock)
+                next += 1
+                if lock.relocated && steps.count > 1 {
+                    // A lock file that moved may now sort elsewhere: all again, in
+                    // the order of where they are, so that no two holders deadlock.
+                    for lock in taken.reversed() { lock.release() }
+                    taken.removeAll()
+                    steps = try FileCoordinator().plan(requests, stack: HeldLocks.threadStack)
+                    next = 0
+                }
             }
         } catch {
-            release()
+            for lock in taken.reversed() { lock.release() }
             throw error
         }
+        self.steps = steps
+        locks = taken
     }
 
     /// Runs `body` on the current thread as the holder of these locks, so that a

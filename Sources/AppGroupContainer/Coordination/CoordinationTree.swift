@@ -62,16 +62,18 @@ package struct CoordinationTree: Sendable, Hashable {
 
     /// Opens the tree's directory, making it (0700) when `creating` and it is
     /// missing. In a device root it is reached from the root without following a
-    /// link (``ContainedDirectory``); the private tree is checked as it is opened.
+    /// link (``ContainedDirectory``), and made only as ``prepare(root:)`` makes it;
+    /// the private tree is checked as it is opened.
     /// - Throws: ENOENT (as ``AppGroupError/systemCall(operation:path:errno:)``) when
-    ///   it is missing and not `creating`; ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
+    ///   it is missing and not `creating`, or a device root's that may not be made
+    ///   now; ``AppGroupError/untrustedDirectory(path:owner:mode:user:)``
     ///   or ``AppGroupError/unsafePath(path:problem:)`` for a directory not to be trusted.
     package func open(creating: Bool) throws(AppGroupError) -> ContainedDirectory {
         if let root {
             do {
                 return try ContainedDirectory.open(path, below: root)
             } catch .call(_, _, let code) where code == .ENOENT && creating {
-                try TrustedDirectory.make(path)
+                try Self.prepare(root: root)
                 return try fromSystem(ContainedDirectory.open(path, below: root))
             } catch {
                 throw AppGroupError(error)
@@ -92,11 +94,47 @@ package struct CoordinationTree: Sendable, Hashable {
         return ContainedDirectory(fd: fd, path: path)
     }
 
-    /// Makes `<root>/.coordination` (0700) if it is missing: the resolver calls it
-    /// for every root it makes or finds, so that processes that only know a path
-    /// find the root by its tree.
+    /// Makes `<root>/.coordination` (0700) if it is missing and `root` holds
+    /// nothing else yet: the resolver calls it for every root it makes or finds,
+    /// so that processes that only know a path find the root by its tree.
+    ///
+    /// A tree is born with its root, never under items already in use: a
+    /// `.coordination` made in a directory that holds files would take their
+    /// locks from the tree every running process uses for them (an outer root's,
+    /// when this root lies in another root's group container, or the private
+    /// tree) to a new one, and a process already running would not exclude those
+    /// started after. Such a root gets no tree of its own; its items keep the
+    /// tree the search finds above them, whatever process asks, and that is said
+    /// once per process (``Diagnostics``). Every process finds the same one.
     package static func prepare(root: String) throws(AppGroupError) {
-        try TrustedDirectory.make(root + "/" + directoryName)
+        let tree = root + "/" + directoryName
+        if !SystemCalls.isAbsent(tree) {
+            try TrustedDirectory.make(tree) // there: checked (and repaired) as any container directory
+            return
+        }
+        if let held = firstEntry(of: root) {
+            DeclinedRoots.say(root, holding: held)
+            return
+        }
+        try TrustedDirectory.make(tree)
+    }
+
+    /// A name in `root` other than the tree's, or nil when it holds none (or
+    /// cannot be listed: making the tree then reports the problem).
+    private static func firstEntry(of root: String) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return nil }
+        return names.first { $0 != directoryName }
+    }
+
+    /// The tree of the device whose root is `root`: its own (made if `root` is
+    /// still empty, ``prepare(root:)``), or, for a root that got none, the tree
+    /// its items use (the search's from inside it), so that every process using
+    /// that root agrees.
+    package static func ofDevice(root: String) throws(AppGroupError) -> CoordinationTree {
+        try prepare(root: root)
+        let own = CoordinationTree(path: root + "/" + directoryName, root: root)
+        if SystemCalls.isPrivateDirectory(own.path, of: SystemCalls.effectiveUser) { return own }
+        return try locate(root + "/" + directoryName).tree
     }
 
     /// ``prepare(root:)`` once per process and root, for a store that works under
@@ -154,6 +192,11 @@ enum PreparedRoots {
 enum MarkedRoots {
     private static let found = Locked<[ExactPath: String]>([:])
 
+    /// Forgets every root found: a tree appeared or went somewhere.
+    static func forgetAll() {
+        found.withLock { $0.removeAll() }
+    }
+
     static func root(above itemPath: String) -> String? {
         guard let slash = itemPath.utf8.lastIndex(of: UInt8(ascii: "/")), slash != itemPath.utf8.startIndex else { return nil }
         let directory = String(itemPath[..<slash])
@@ -173,13 +216,26 @@ enum MarkedRoots {
         let user = SystemCalls.effectiveUser
         var candidate = directory
         while !candidate.isEmpty {
-            if let st = try? SystemCalls.lstat(candidate + "/" + CoordinationTree.directoryName),
-               SystemCalls.isDirectory(st), st.st_uid == user, st.st_mode & 0o022 == 0 {
+            if SystemCalls.isPrivateDirectory(candidate + "/" + CoordinationTree.directoryName, of: user) {
                 return candidate
             }
             guard let slash = candidate.utf8.lastIndex(of: UInt8(ascii: "/")) else { break }
             candidate = String(candidate[..<slash])
         }
         return nil
+    }
+}
+
+/// The roots that got no tree of their own (``CoordinationTree/prepare(root:)``),
+/// said once per process each.
+enum DeclinedRoots {
+    private static let said = Locked<Set<ExactPath>>([])
+
+    static func say(_ root: String, holding name: String) {
+        guard said.withLock({ $0.insert(ExactPath(root)).inserted }) else { return }
+        let governing = (try? CoordinationTree.locate(root + "/" + name).tree.path) ?? "the user's private tree"
+        Diagnostics.warn("\(root) already holds \(name) and has no \(CoordinationTree.directoryName): it gets none, since one made now "
+                         + "would move the locks of items processes may be using; its items are coordinated in \(governing), as in every process. "
+                         + "To give it a tree of its own, start from an empty root")
     }
 }

@@ -20,7 +20,7 @@ extension FileCoordinator {
     /// items come and go (a queue) leaves no lock file per item it ever held in
     /// the coordination tree. Best effort: a lock file that stays costs nothing.
     package static func removeLockFile(ofDeleted item: Item) {
-        guard !item.slot.placement.beside, SystemCalls.isAbsent(item.path) else { return }
+        guard !item.slot.beside, SystemCalls.isAbsent(item.path) else { return }
         if (try? SystemCalls.unlink(item.lockPath)) == true { item.slot.dropIdle() }
     }
 }

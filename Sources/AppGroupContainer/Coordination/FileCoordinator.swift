@@ -134,9 +134,10 @@ package struct FileCoordinator: Sendable {
         try FileCoordinator().lockFile(for: item)
     }
 
-    /// The lock file that guards `item` for this coordinator (see ``lockFiles``).
+    /// The lock file that guards `item` for this coordinator (see ``lockFiles``),
+    /// where the protocol's search finds it now.
     package func lockFile(for item: URL) throws(AppGroupError) -> URL {
-        URL(fileURLWithPath: try self.item(item, resolvingLinks: false).lockPath)
+        URL(fileURLWithPath: try self.item(item, resolvingLinks: false).slot.revalidated().lockPath)
     }
 
     // MARK: Machinery
@@ -202,22 +203,35 @@ package struct FileCoordinator: Sendable {
 
     private func withLocks<T>(_ requests: [(Item, FileLock.Mode)], _ body: () throws -> T) throws -> T {
         let stack = HeldLocks.threadStack
-        let steps = try plan(requests, stack: stack)
         var locks: [FileLock] = []
-        locks.reserveCapacity(steps.count)
         defer {
             stack.holds.removeLast(locks.count)
             for lock in locks.reversed() { lock.release() }
         }
-        for step in steps {
-            locks.append(try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath))
-            stack.holds.append(HeldLocks.Hold(slot: step.slot, mode: step.mode, owner: nil, token: nil))
+        var ordered = false
+        while !ordered {
+            let steps = try plan(requests, stack: stack)
+            locks.reserveCapacity(steps.count)
+            ordered = true
+            for step in steps {
+                let lock = try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
+                locks.append(lock)
+                stack.holds.append(HeldLocks.Hold(slot: step.slot, mode: step.mode, owner: nil, token: nil))
+                // A lock file that moved may now sort elsewhere: all again, in the
+                // order of where they are, so that no two holders deadlock.
+                if lock.relocated && steps.count > 1 { ordered = false; break }
+            }
+            if !ordered {
+                stack.holds.removeLast(locks.count)
+                for lock in locks.reversed() { lock.release() }
+                locks.removeAll()
+            }
         }
         return try body()
     }
 
     private func withLocks<T: Sendable>(_ requests: [(Item, FileLock.Mode)], _ body: () async throws -> T) async throws -> T {
-        let steps = try plan(requests, stack: HeldLocks.threadStack)
+        var steps = try plan(requests, stack: HeldLocks.threadStack)
         if steps.isEmpty { return try await body() }
         var locks: [FileLock] = []
         let token = HeldLocks.Token()
@@ -225,23 +239,35 @@ package struct FileCoordinator: Sendable {
             token.end()
             for lock in locks.reversed() { lock.release() }
         }
-        for step in steps {
-            if let lock = try FileLock.tryAcquire(step.slot, mode: step.mode) {
-                locks.append(lock)
-                continue
-            }
-            // Contended: wait on a dedicated thread so the cooperative pool stays free.
-            let timeout = self.timeout
-            let lock = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FileLock, Error>) in
-                let thread = Thread {
-                    continuation.resume(with: Result {
-                        try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
-                    })
+        var next = 0
+        while next < steps.count {
+            let step = steps[next]
+            next += 1
+            let lock: FileLock
+            if let taken = try FileLock.tryAcquire(step.slot, mode: step.mode) {
+                lock = taken
+            } else {
+                // Contended: wait on a dedicated thread so the cooperative pool stays free.
+                let timeout = self.timeout
+                lock = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FileLock, Error>) in
+                    let thread = Thread {
+                        continuation.resume(with: Result {
+                            try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
+                        })
+                    }
+                    thread.name = "FileCoordinator wait"
+                    thread.start()
                 }
-                thread.name = "FileCoordinator wait"
-                thread.start()
             }
             locks.append(lock)
+            if lock.relocated && steps.count > 1 {
+                // A lock file that moved may now sort elsewhere: all again, in the
+                // order of where they are, so that no two holders deadlock.
+                for lock in locks.reversed() { lock.release() }
+                locks.removeAll()
+                steps = try plan(requests, stack: HeldLocks.threadStack)
+                next = 0
+            }
         }
         let owner = HeldLocks.currentTask
         let mine = HeldLocks.taskHolds.filter { $0.owner == owner && $0.token?.isActive == true }

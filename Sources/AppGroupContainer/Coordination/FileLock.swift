@@ -16,7 +16,10 @@ import AppGroupSystem
 ///   the descriptor against lstat of the path: device and inode); if not, the lock
 ///   is released, the descriptor closed, and the lock taken again on what the path
 ///   names now. A lock file removed (or a tree replaced) while a writer waited
-///   would otherwise leave that writer locking a file nobody else locks.
+///   would otherwise leave that writer locking a file nobody else locks;
+/// - then, the item's tree must still be the one the search finds
+///   (``LockLocation/isCurrent()``): a nearer tree made, or this one removed, since
+///   the location was found moves the lock there and it is taken again.
 ///
 /// Linux uses open-file-description locks (F_OFD_SETLKW), so two threads or two
 /// locks in one process exclude each other exactly as two processes do. They also
@@ -38,13 +41,18 @@ package struct FileLock: Sendable {
     private let handle: LockSlot.Handle
     /// When the lock was taken, for the trace's "held" event (nil: tracing was off).
     private let held: Tracing.Span?
+    /// The item's lock file moved while this lock was being taken: a caller that
+    /// takes several locks in the protocol's order must take them again, in the
+    /// order of where they are now.
+    let relocated: Bool
 
-    var lockPath: String { slot.lockPath }
+    var lockPath: String { handle.location.lockPath }
 
-    private init(slot: LockSlot, mode: Mode, handle: LockSlot.Handle) {
+    private init(slot: LockSlot, mode: Mode, handle: LockSlot.Handle, relocated: Bool) {
         self.slot = slot
         self.mode = mode
         self.handle = handle
+        self.relocated = relocated
         self.held = Tracing.begin(.lockHeld)
     }
 
@@ -85,19 +93,20 @@ package struct FileLock: Sendable {
         // The wait ends before the hold begins (so the two nest on the timeline).
         let waiting = Tracing.begin(.lockWait)
         var waited = false
+        var relocated = false
         defer { if !waited { waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath), ("outcome", "failed")]) } }
         while true {
             let handle = try slot.take()
             do throws(AppGroupError) {
-                try wait(handle.fd, mode: mode, deadline: deadline, lockPath: slot.lockPath, itemPath: itemPath, timeout: timeout ?? 0)
+                try wait(handle.fd, mode: mode, deadline: deadline, lockPath: handle.location.lockPath, itemPath: itemPath, timeout: timeout ?? 0)
             } catch {
                 SystemCalls.close(handle.fd)
                 throw error
             }
-            if try stillNamed(handle, slot) {
+            if try stillNamed(handle, slot), try stillPlaced(handle, slot, relocated: &relocated) {
                 waited = true
-                waiting?.end(itemPath, [("mode", mode.name), ("lock file", slot.lockPath)])
-                return FileLock(slot: slot, mode: mode, handle: handle)
+                waiting?.end(itemPath, [("mode", mode.name), ("lock file", handle.location.lockPath)])
+                return FileLock(slot: slot, mode: mode, handle: handle, relocated: relocated)
             }
         }
     }
@@ -105,25 +114,28 @@ package struct FileLock: Sendable {
     /// Tries once, without waiting; nil when another holder conflicts.
     static func tryAcquire(_ slot: LockSlot, mode: Mode) throws(AppGroupError) -> FileLock? {
         Exploration.step(mode == .shared ? "read lock" : "write lock", slot.lockPath)
+        var relocated = false
         while true {
             let handle = try slot.take()
-            if let code = SystemCalls.lock(handle.fd, mode.rawValue, wait: false, path: slot.lockPath) {
+            if let code = SystemCalls.lock(handle.fd, mode.rawValue, wait: false, path: handle.location.lockPath) {
                 if code == .EINTR { slot.giveBack(handle); continue }
                 if isBusy(code) {
                     slot.giveBack(handle)
                     return nil
                 }
                 SystemCalls.close(handle.fd)
-                throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: slot.lockPath, errno: code)
+                throw .systemCall(operation: "fcntl(F_OFD_SETLK)", path: handle.location.lockPath, errno: code)
             }
-            if try stillNamed(handle, slot) { return FileLock(slot: slot, mode: mode, handle: handle) }
+            if try stillNamed(handle, slot), try stillPlaced(handle, slot, relocated: &relocated) {
+                return FileLock(slot: slot, mode: mode, handle: handle, relocated: relocated)
+            }
         }
     }
 
     /// Releases the lock; the descriptor goes back to its slot for the next holder.
     func release() {
-        held?.end(slot.lockPath, [("mode", mode.name)])
-        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        held?.end(handle.location.lockPath, [("mode", mode.name)])
+        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: handle.location.lockPath)
         slot.giveBack(handle)
     }
 
@@ -166,7 +178,7 @@ package struct FileLock: Sendable {
     private static func stillNamed(_ handle: LockSlot.Handle, _ slot: LockSlot) throws(AppGroupError) -> Bool {
         let named: (device: UInt64, inode: UInt64)?
         do {
-            named = try SystemCalls.lstatIdentity(slot.lockPath)
+            named = try SystemCalls.lstatIdentity(handle.location.lockPath)
         } catch {
             discard(handle, slot)
             throw AppGroupError(error)
@@ -177,8 +189,23 @@ package struct FileLock: Sendable {
     }
 
     private static func discard(_ handle: LockSlot.Handle, _ slot: LockSlot) {
-        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: slot.lockPath)
+        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: handle.location.lockPath)
         SystemCalls.close(handle.fd)
         slot.dropIdle()
+    }
+
+    /// After step 5, on a lock that still names its file: true when the item's
+    /// tree is still the one the protocol's search finds (<doc:LockingProtocol>,
+    /// section 5). Otherwise a nearer tree appeared, or this one went, since the
+    /// location was found: processes started since lock elsewhere, so this lock
+    /// excludes none of them. It is released and the slot moves to where the
+    /// search finds the lock file now; the caller locks again there.
+    private static func stillPlaced(_ handle: LockSlot.Handle, _ slot: LockSlot, relocated: inout Bool) throws(AppGroupError) -> Bool {
+        if handle.location.isCurrent() { return true }
+        _ = SystemCalls.lock(handle.fd, Int32(AGC_LOCK_UNLOCK), wait: false, path: handle.location.lockPath)
+        SystemCalls.close(handle.fd)
+        relocated = true
+        try slot.relocate(from: handle.location)
+        return false
     }
 }

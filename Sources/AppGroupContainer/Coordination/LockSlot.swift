@@ -2,19 +2,25 @@ import CAppGroupSys
 import Foundation
 import AppGroupSystem
 
-/// One lock file and the idle descriptors open on it.
+/// One item's lock file and the idle descriptors open on it.
 ///
 /// Descriptors are kept open so that taking a lock costs one fcntl and one lstat
 /// (the protocol's step 5) rather than an open, an fstat and a close. A
 /// descriptor serves one holder at a time, so every holder still has an open file
 /// description of its own, and two holders in one process exclude each other as
 /// two processes do.
+///
+/// Where the lock file is (``LockLocation``) is checked after every lock and may
+/// move (``relocate(from:)``): the slot stays the item's, so every holder and
+/// every cache that kept the slot follows.
 final class LockSlot: @unchecked Sendable {
-    /// An open descriptor on the lock file and the inode it was opened on.
+    /// An open descriptor on the lock file, the inode it was opened on, and the
+    /// location it was opened at.
     struct Handle: Sendable {
         let fd: Int32
         let device: UInt64
         let inode: UInt64
+        let location: LockLocation
     }
 
     /// Where a lock file is: its tree, its key there, its name.
@@ -32,16 +38,21 @@ final class LockSlot: @unchecked Sendable {
         var path: String { tree.path == "/" ? "/" + name : tree.path + "/" + name }
     }
 
-    let placement: Placement
-    let lockPath: String
+    /// The item's standardized absolute path.
+    let itemPath: String
+    let lockFiles: FileCoordinator.LockFiles
+    /// The lock file stands beside the item (it never moves).
+    var beside: Bool { lockFiles.isBeside }
     private let mutex = NSLock()
     // Unchecked: only touched under `mutex`, which already makes each access exclusive.
+    @exclusivity(unchecked) private var current: LockLocation
     @exclusivity(unchecked) private var idle: [Handle] = []
     private static let maxIdle = 4
 
-    init(placement: Placement) {
-        self.placement = placement
-        lockPath = placement.path
+    init(itemPath: String, lockFiles: FileCoordinator.LockFiles, placement: Placement) {
+        self.itemPath = itemPath
+        self.lockFiles = lockFiles
+        current = LockLocation(placement, itemPath: itemPath)
     }
 
     deinit {
@@ -49,23 +60,81 @@ final class LockSlot: @unchecked Sendable {
         IdleLockDescriptors.release(idle.count)
     }
 
+    /// Where the lock file is, as last found.
+    var location: LockLocation {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return current
+    }
+
+    var lockPath: String { location.lockPath }
+
+    /// The location, checked against the file system now, and moved when it changed.
+    func revalidated() throws(AppGroupError) -> LockLocation {
+        let known = location
+        if known.isCurrent() { return known }
+        try relocate(from: known)
+        return location
+    }
+
+    /// Gives up `stale` for where the protocol's search finds the lock file now
+    /// (unless another holder already did), closing the idle descriptors, which
+    /// are open on the old file. The process's found roots are forgotten too:
+    /// what changed for this item may have changed for others.
+    func relocate(from stale: LockLocation) throws(AppGroupError) {
+        MarkedRoots.forgetAll()
+        let found = LockLocation(try FileLock.placement(forStandardizedPath: itemPath, lockFiles: lockFiles), itemPath: itemPath)
+        mutex.lock()
+        var dropped: [Handle] = []
+        if current === stale {
+            current = found
+            dropped = idle
+            idle.removeAll()
+        }
+        mutex.unlock()
+        for handle in dropped { SystemCalls.close(handle.fd) }
+        IdleLockDescriptors.release(dropped.count)
+    }
+
     /// An idle descriptor, or a new one on the lock file in its tree (O_RDWR,
     /// O_NOFOLLOW, O_NONBLOCK so a FIFO planted there cannot block the open; 0600),
     /// the tree reached without following links (``CoordinationTree/open(creating:)``).
-    /// A lock file made here gets its key as content, for people and tools.
+    /// A lock file made here gets its key as content, for people and tools. A
+    /// device root's tree that is gone is not made again here (that would make a
+    /// tree appear under items other processes now lock elsewhere): the slot
+    /// moves to where the search finds the lock file now.
     func take() throws(AppGroupError) -> Handle {
-        mutex.lock()
-        let reused = idle.popLast()
-        mutex.unlock()
-        if let reused {
-            IdleLockDescriptors.release(1)
-            return reused
+        var attempts = 0
+        while true {
+            mutex.lock()
+            let reused = idle.popLast()
+            let location = current
+            mutex.unlock()
+            if let reused {
+                IdleLockDescriptors.release(1)
+                return reused
+            }
+            do {
+                return try open(at: location)
+            } catch {
+                // (Matched in the body: a typed catch pattern inside a loop crashes
+                // Swift 6.3.1's SIL verifier.)
+                guard case .systemCall(_, _, let code) = error, code == .ENOENT,
+                      location.placement.tree.root != nil, !beside, attempts < 8 else { throw error }
+                attempts += 1
+                try relocate(from: location)
+            }
         }
+    }
+
+    private func open(at location: LockLocation) throws(AppGroupError) -> Handle {
+        let placement = location.placement
+        let lockPath = location.lockPath
         let directory = placement.beside
             ? try fromSystem(ContainedDirectory.open(placement.tree.path, below: placement.root?.path))
-            : try placement.tree.open(creating: true)
+            : try placement.tree.open(creating: placement.tree.root == nil)
         defer { directory.close() }
-        let (fd, made) = try open(in: directory)
+        let (fd, made) = try open(in: directory, placement: placement, lockPath: lockPath)
         do throws(AppGroupError) {
             let st = try fromSystem(SystemCalls.fstat(fd, path: lockPath))
             guard SystemCalls.isRegular(st) else {
@@ -83,7 +152,7 @@ final class LockSlot: @unchecked Sendable {
                 let label = Data((placement.key + "\n").utf8)
                 try? SystemCalls.writeAll(fd, label, at: 0, path: lockPath)
             }
-            return Handle(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+            return Handle(fd: fd, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), location: location)
         } catch {
             SystemCalls.close(fd)
             throw error
@@ -92,7 +161,7 @@ final class LockSlot: @unchecked Sendable {
 
     /// Opens the lock file, making it (O_EXCL) when it is missing: the file that
     /// exists already is the usual case, so it costs one call. True when made here.
-    private func open(in directory: ContainedDirectory) throws(AppGroupError) -> (fd: Int32, made: Bool) {
+    private func open(in directory: ContainedDirectory, placement: Placement, lockPath: String) throws(AppGroupError) -> (fd: Int32, made: Bool) {
         let flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK
         do throws(SystemError) {
             for _ in 0..<8 {
@@ -113,10 +182,11 @@ final class LockSlot: @unchecked Sendable {
     }
 
     /// Returns an unlocked descriptor for the next holder: kept idle while this
-    /// slot and the whole process are within their bounds, else closed.
+    /// slot and the whole process are within their bounds and it is open where
+    /// the lock file still is, else closed.
     func giveBack(_ handle: Handle) {
         mutex.lock()
-        let keep = idle.count < Self.maxIdle && IdleLockDescriptors.reserve()
+        let keep = handle.location === current && idle.count < Self.maxIdle && IdleLockDescriptors.reserve()
         if keep { idle.append(handle) }
         mutex.unlock()
         if !keep { SystemCalls.close(handle.fd) }
@@ -157,7 +227,8 @@ enum LockSlots {
     static func slot(forStandardizedPath itemPath: String, lockFiles: FileCoordinator.LockFiles) throws(AppGroupError) -> LockSlot {
         if let slot = cached(itemPath, lockFiles: lockFiles) { return slot }
         if !lockFiles.isBeside { try refuseVersionOnePeers(of: itemPath) }
-        let slot = LockSlot(placement: try FileLock.placement(forStandardizedPath: itemPath, lockFiles: lockFiles))
+        let slot = LockSlot(itemPath: itemPath, lockFiles: lockFiles,
+                            placement: try FileLock.placement(forStandardizedPath: itemPath, lockFiles: lockFiles))
         // Keys are looked up by percent-encoded path; a decoded path holding a "%"
         // could equal another item's encoded path, so such items are not cached.
         if itemPath.utf8.contains(UInt8(ascii: "%")) { return slot }

@@ -127,12 +127,13 @@ package final class SignalTable: @unchecked Sendable {
 
     private static let open = Locked<[ExactPath: SignalTable]>([:])
 
-    /// The table of the device whose root is `root` (made if missing), mapped once
-    /// per process.
+    /// The table of the device whose root is `root`, in its coordination tree
+    /// (``CoordinationTree/ofDevice(root:)``: a root that got no tree of its own
+    /// uses the tree above it), made if missing, mapped once per process.
     /// - Throws: ``AppGroupError`` when the coordination tree or the table cannot
     ///   be opened (EMFILE, a tree not to be trusted) or mapped.
     package static func forDevice(root: ContainerRoot) throws(AppGroupError) -> SignalTable {
-        try forTree(CoordinationTree(path: root.path + "/" + CoordinationTree.directoryName, root: root.path))
+        try forTree(CoordinationTree.ofDevice(root: root.path))
     }
 
     /// The table of the tree that holds `itemPath`'s coordination files: its

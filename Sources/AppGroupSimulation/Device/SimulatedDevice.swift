@@ -71,12 +71,13 @@ public final class SimulatedDevice: Sendable {
         root = base.appendingPathComponent("containers", isDirectory: true)
         scratch = base.appendingPathComponent("scratch", isDirectory: true)
         outside = base.appendingPathComponent("outside", isDirectory: true)
+        // Coordination trees of the device's own (the root's, and the device's for
+        // items in scratch/), so that no lock file outlives the device. Each is
+        // made while its directory is still empty: a tree is born with its root.
+        try CoordinationTree.prepare(root: base.path)
         for directory in [root, scratch, outside] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        // Coordination trees of the device's own (the root's, and the device's for
-        // items in scratch/), so that no lock file outlives the device.
-        try CoordinationTree.prepare(root: base.path)
         try CoordinationTree.prepare(root: root.path)
         try tracing.start(TraceOption.fromEnvironment, device: self)
         LiveDevices.add(self)
