@@ -84,7 +84,8 @@ struct PresenterRecordsUnderAttackTests {
             ], for: draft, on: device, as: reader.share)
             #expect(app.waitForLine("didChange", timeout: 60), "\(app.outputLines) \(app.standardError)")
             #expect(!app.outputLines.contains { $0.hasPrefix("didMove") }, "\(app.outputLines)")
-            #expect(app.standardError.contains("was not acted on"), "the refusal names the signal file: \(app.standardError)")
+            // Standard error is read on its own: wait for the line rather than look once.
+            #expect(app.waitForErrorLine(timeout: 60) { $0.contains("was not acted on") } != nil, "the refusal names the signal file: \(app.standardError)")
             // Its save still goes where it was; the group never gets the draft.
             try FileManager.default.moveItem(at: away, to: draft)
             var error: NSError?
