@@ -10,9 +10,11 @@ import Foundation
 ///   on iOS the system waits for the app's handlers before it goes on.
 /// - `expire <id>`: the background activity `id` ran out of time; its expiration
 ///   handler runs before the acknowledgement, so the device suspends only after it.
+/// - `answer <id> ...`: the device's answer to a request (``DeviceRequests``).
 ///
-/// Lines to the device: `hello <pid>` (from C), `ack <sequence>`, and
-/// `begin <id> <reason>` / `end <id>` around a background activity.
+/// Lines to the device: `hello <pid>` (from C), `ack <sequence>`,
+/// `begin <id> <reason>` / `end <id>` around a background activity, and
+/// `request <id> <kind> <payload>` (``DeviceRequests``).
 package enum LifecycleListener {
     private struct Activities {
         var next = 1
@@ -54,6 +56,7 @@ package enum LifecycleListener {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else { return }
         let argument = parts.count > 2 ? parts[2] : ""
+        if parts[1] == "answer" { return DeviceRequests.deliverAnswer(argument) }
         let span = Tracing.begin(.lifecycleNotice)?.opened(parts[1] == "post" ? argument : "expiration of background activity \(argument)",
                                                           [("command", parts[1])])
         switch parts[1] {
