@@ -61,7 +61,7 @@ let package = Package(
         // share extension's entry point); AppGroupTesting re-exports it and adds the Swift
         // Testing trait and XCTest support, so that ShareFlowDemo and a share extension's
         // executable (ordinary executables) link no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "WidgetReloads"], plugins: ["LayeringCheck"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "SharedKeychain", "WidgetReloads"], plugins: ["LayeringCheck"]),
         // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
         // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
         .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),

@@ -28,8 +28,12 @@
 
 /// Swift's handler of one line from the device (AppGroupSystem); may be absent.
 extern void agc_lifecycle_deliver(const char *line) __attribute__((weak));
+/// Swift's handler of the channel's end (AppGroupSystem): requests waiting for
+/// an answer stop waiting. May be absent.
+extern void agc_lifecycle_closed(void) __attribute__((weak));
 
 static int channel_fd = -1;
+static pthread_t listener_thread;
 static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int agc_socket_pair(int fds[2]) {
@@ -37,6 +41,10 @@ int agc_socket_pair(int fds[2]) {
 }
 
 int agc_lifecycle_listening(void) { return channel_fd >= 0; }
+
+int agc_lifecycle_on_listener_thread(void) {
+    return channel_fd >= 0 && pthread_equal(pthread_self(), listener_thread);
+}
 
 int agc_lifecycle_send(const char *line) {
     if (channel_fd < 0) { errno = EBADF; return -1; }
@@ -79,7 +87,10 @@ static void *listen_loop(void *unused) {
     for (;;) {
         ssize_t n = read(channel_fd, buffer + used, sizeof buffer - 1 - used);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return NULL;  // the device closed its end: nothing more will come
+        if (n <= 0) {  // the device closed its end: nothing more will come
+            if (agc_lifecycle_closed != NULL) agc_lifecycle_closed();
+            return NULL;
+        }
         used += (size_t)n;
         for (;;) {
             char *end = memchr(buffer, '\n', used);
@@ -109,11 +120,10 @@ __attribute__((constructor)) static void agc_lifecycle_start(void) {
     if (fd < 3 || fcntl(fd, F_GETFD) < 0) return;
     (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
     channel_fd = fd;
-    pthread_t thread;
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attributes, listen_loop, NULL) != 0) channel_fd = -1;
+    if (pthread_create(&listener_thread, &attributes, listen_loop, NULL) != 0) channel_fd = -1;
     pthread_attr_destroy(&attributes);
 }
 
@@ -121,6 +131,7 @@ __attribute__((constructor)) static void agc_lifecycle_start(void) {
 
 int agc_socket_pair(int fds[2]) { (void)fds; errno = ENOSYS; return -1; }
 int agc_lifecycle_listening(void) { return 0; }
+int agc_lifecycle_on_listener_thread(void) { return 0; }
 int agc_lifecycle_send(const char *line) { (void)line; errno = EBADF; return -1; }
 
 #endif

@@ -27,6 +27,8 @@ import SharedKeychain
 //   delete --service S --account A        SecItemDelete; prints status=N
 //   seed-save, seed-read, biometry, evaluate
 //                                         protected items and the sensor: see ProtectedCommands.swift
+//   tamper-state, tamper-biometry, tamper-keychain --find S
+//                                         writes the device's files directly: see TamperCommands.swift
 //   add-until-killed --prefix P [--size N] adds P-0, P-1, ... (N-byte values) printing "acked P-i" after each
 //                                         success, until killed (the kill-storm tests)
 
@@ -185,6 +187,9 @@ case "profile-save", "profile-open", "profile-rotate", "profile-forget",
      "store-set", "store-get", "store-delete", "store-keys", "store-clear":
     // Persistent references: PersistentRefCommands.swift.
     runPersistentRefCommand(command)
+case "tamper-state", "tamper-biometry", "tamper-keychain":
+    // A hostile target writing the device's files directly: TamperCommands.swift.
+    runTamperCommand(command)
 case "seed-save", "seed-read", "biometry", "evaluate":
     // Protected items and the simulated sensor: ProtectedCommands.swift.
     runProtectedCommand(command)

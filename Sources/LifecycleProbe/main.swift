@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 import ProbeSupport
 import SharedDefaults
@@ -28,6 +29,8 @@ import ShareInbox
 //                                 "grandchild <pid>" for each, then sleeps, or with --orphan exits
 //   grandchild [--detach yes]     ignores SIGTERM; with --detach starts a session of its own; sleeps
 //   hello                         prints "ready" and exits
+//   device-request --kind K --payload P [--count N]   N requests at once on the device channel;
+//                                 prints one "answer ..." or "refused ..." line each, sorted, then "done"
 // Every command first prints "ready" once its observers are in place.
 
 let names = [
@@ -181,6 +184,25 @@ do {
         say("allocated")
         withExtendedLifetime(blocks) { sleepForever() }
 
+    case "device-request":
+        let kind = option("kind"), payload = option("payload")
+        let count = intOption("count", 1)
+        let lines = Answers()
+        let group = DispatchGroup()
+        say("ready")
+        for _ in 0..<count {
+            group.enter()
+            Thread {
+                let line: String
+                do { line = "answer " + String(try DeviceRequestChannel.request(kind, payload, timeout: 300).prefix(80)) } catch { line = "refused \(error)" }
+                lines.append(line)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        for line in lines.all.sorted() { say(line) }
+        say("done")
+
     default:
         fail("unknown command \(command)")
     }
@@ -204,6 +226,14 @@ func spawnSelf(_ arguments: [String]) -> pid_t {
     let status = posix_spawn(&pid, path, &actions, nil, argv, env)
     guard status == 0 else { fail("posix_spawn \(path): \(status)") }
     return pid
+}
+
+/// The answers of the `device-request` command, from its threads.
+final class Answers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
 
 /// A presenter of the `present` command: prints the requests of writers elsewhere.

@@ -16,6 +16,7 @@ struct HostileFileTests {
         let box = try Sandbox()
         defer { box.remove() }
         try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: box.device.recordsDirectory, withIntermediateDirectories: true)
         for url in [box.device.keychainURL, box.device.stateURL] {
             for bomb in [Self.deepXML(10_000), Self.deepBinary(10_000)] {
                 try bomb.write(to: url)
@@ -81,10 +82,15 @@ struct HostileFileTests {
         #expect(read.stderr.contains("symbolic link") && read.stderr.contains(directory.path), "\(read.stderr.prefix(300))")
         let write = try Self.run(["add", "--service", "s", "--account", "b", "--value", "leak"], app)
         #expect(write.stdout == "status=-36", "a write through the link: \(write.stdout)")
+        // The device's records, beside the keychain, through a link of their own.
+        try FileManager.default.createDirectory(at: planted.recordsDirectory, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: box.device.recordsDirectory)
+        try FileManager.default.createSymbolicLink(at: box.device.recordsDirectory, withDestinationURL: planted.recordsDirectory)
         let device = try Self.run(["device", "lock"], app)
         #expect(!device.stdout.contains("state="), "a device-state change through the link: \(device.stdout)")
         #expect(try Data(contentsOf: planted.keychainURL) == before, "nothing was written outside the root")
         #expect(try FileManager.default.contentsOfDirectory(atPath: planted.directory.path).sorted() == listing, "no file was made outside the root")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: planted.recordsDirectory.path).isEmpty, "no record was made outside the root")
     }
 
     @Test("a Keychains directory of another user is refused (errSecIO); the process's own, left writable by others, is repaired to 0700")

@@ -126,6 +126,7 @@ import TestSupport
         let box = try Sandbox()
         defer { box.remove() }
         try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: box.device.recordsDirectory, withIntermediateDirectories: true)
         var state = PropertyListDictionary()
         state.set(.bool(true), forKey: "isLocked")
         state.set(.bool(true), forKey: "hasBeenUnlockedSinceBoot")

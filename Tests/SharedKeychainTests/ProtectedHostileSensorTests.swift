@@ -33,6 +33,7 @@ import TestSupport
         defer { box.remove() }
         let app = box.keychain(Targets.app)
         try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: box.device.recordsDirectory, withIntermediateDirectories: true)
         try Data("bplist00 damaged".utf8).write(to: box.device.biometryURL)
         let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: Protected.service,
                                    kSecAttrAccount as String: "plain", kSecValueData as String: Data("v".utf8)]

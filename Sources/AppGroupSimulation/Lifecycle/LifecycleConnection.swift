@@ -12,6 +12,15 @@ final class LifecycleConnection: @unchecked Sendable {
     let fd: Int32
     let target: SimulatedTarget
     let home: String
+    /// The device's container root: the one whose records the target's requests concern.
+    let deviceRoot: URL
+    /// Held around every write to the channel: requests are answered from threads of
+    /// their own while the device posts notifications, and lines must not mix.
+    let sendLock = NSLock()
+    /// Set, under `sendLock`, when the device's end is closed: its number may be reused.
+    var descriptorClosed = false
+    /// Requests of the target being answered (guarded by `condition`).
+    var requestsInFlight = 0
     private(set) var pid: Int32 = 0
     var processObject: LaunchedProcess?
     private weak var records: DeviceLifecycle?
@@ -37,10 +46,11 @@ final class LifecycleConnection: @unchecked Sendable {
     /// The device the target's asks go to (LifecycleConnection+Asks.swift).
     weak var device: SimulatedDevice?
 
-    init(fd: Int32, target: SimulatedTarget, home: String) {
+    init(fd: Int32, target: SimulatedTarget, home: String, deviceRoot: URL) {
         self.fd = fd
         self.target = target
         self.home = home
+        self.deviceRoot = deviceRoot
     }
 
     /// Starts reading once the process exists.
@@ -74,7 +84,7 @@ final class LifecycleConnection: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         recordEnd()
-        SandboxSystemCalls.closeDescriptor(fd)
+        closeDescriptorOnce()
     }
 
     /// A line past ``ChannelLines/limit`` was dropped: the device's failure, named
@@ -106,6 +116,8 @@ final class LifecycleConnection: @unchecked Sendable {
             if parts.count > 1, let id = Int(parts[1]), let ended = activities.removeValue(forKey: id) {
                 traceActivityEnded(id, reason: ended.reason, how: "by the target")
             }
+        case "request":
+            if parts.count > 2, let id = Int(parts[1]) { answerLater(id, parts[2]) }
         default: break
         }
     }
@@ -181,7 +193,7 @@ final class LifecycleConnection: @unchecked Sendable {
         nextSequence += 1
         condition.unlock()
         do {
-            try ProcessSystemCalls.sendAll(Data("\(sequence) \(command) \(argument)\n".utf8), to: fd)
+            try sendLine("\(sequence) \(command) \(argument)")
         } catch {
             throw LifecycleError(problem: .ended, request: request, state: .ended, process: processDescription)
         }
@@ -235,7 +247,24 @@ extension LifecycleConnection {
     }
 
     /// Closes the device's end when the process never started.
-    func close() { SandboxSystemCalls.closeDescriptor(fd) }
+    func close() { closeDescriptorOnce() }
+
+    /// Closes the device's end, once, never while a line is being written to it.
+    func closeDescriptorOnce() {
+        sendLock.lock()
+        defer { sendLock.unlock() }
+        guard !descriptorClosed else { return }
+        descriptorClosed = true
+        SandboxSystemCalls.closeDescriptor(fd)
+    }
+
+    /// Writes one line (a newline is added) unless the device's end is closed.
+    func sendLine(_ line: String) throws(Errno) {
+        sendLock.lock()
+        defer { sendLock.unlock() }
+        guard !descriptorClosed else { throw Errno(rawValue: EBADF) }
+        try ProcessSystemCalls.sendAll(Data((line + "\n").utf8), to: fd)
+    }
 }
 
 extension SimulatedDevice {
@@ -248,7 +277,7 @@ extension SimulatedDevice {
         } catch {
             throw SimulationError.sandbox(SandboxFailure(operation: "socketpair", path: home.home.path, errno: error))
         }
-        return (LifecycleConnection(fd: pair.0, target: target, home: home.home.path), pair.1)
+        return (LifecycleConnection(fd: pair.0, target: target, home: home.home.path, deviceRoot: root), pair.1)
     }
 
     func attach(_ connection: LifecycleConnection, to process: LaunchedProcess) {

@@ -1,6 +1,7 @@
 import AppGroupContainer
 import AppGroupSystem
 import Foundation
+internal import SharedKeychain
 
 /// What a spawned target may reach on its device, as the kernel enforces it: the
 /// places it may read and write, and those it may only read (and execute).
@@ -10,11 +11,13 @@ import Foundation
 /// `tmp`) and the containers of the App Groups its entitlements list. Read and
 /// write besides, because here the target's own process does what iOS's daemons
 /// do for it: the device's coordination trees (`.coordination`, the lock files of
-/// coordinated items; filecoordinationd on iOS) and its keychain files
+/// coordinated items; filecoordinationd on iOS) and its keychain items
 /// (`Keychains`; securityd on iOS, which checks the access groups: here the
 /// library checks them, not the kernel).
 ///
-/// Read only: the target's bundle and the directory of the executable it runs,
+/// Read only: the device's own records (`Devices`: the keychain's device state and
+/// the biometric sensor, which only the device changes; a prompt is asked of it),
+/// the target's bundle and the directory of the executable it runs,
 /// the device's `scratch` folder (what a share sheet hands an extension), the
 /// toolchain and the system's libraries and configuration (`/usr`, `/lib`, `/etc`,
 /// the directories of every library this process has loaded, the toolchain's
@@ -38,14 +41,18 @@ public struct SandboxProfile: Sendable, Hashable {
         for group in target.entitlements.applicationGroups {
             readWrite.append(try resolver.requireContainerURL(forSecurityApplicationGroupIdentifier: group.rawValue))
         }
-        let keychains = device.root.appendingPathComponent("Keychains", isDirectory: true)
+        let keychains = device.root.appendingPathComponent(KeychainDevice.directoryName, isDirectory: true)
         try RaceFreeDirectory.make(keychains, intermediates: false, mode: 0o700)
+        // Made here, by the device: a rule names an existing directory, and a
+        // target cannot make it (the root is not its to write).
+        let records = device.root.appendingPathComponent(KeychainDevice.recordsDirectoryName, isDirectory: true)
+        try RaceFreeDirectory.make(records, intermediates: false, mode: 0o700)
         readWrite += [device.root.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
                       keychains]
         // Where the target writes its trace file, on a traced device: its launch's own directory.
         if let trace { readWrite.append(trace) }
-        var readOnly = [bundle, executable.deletingLastPathComponent(), device.scratch]
+        var readOnly = [records, bundle, executable.deletingLastPathComponent(), device.scratch]
         readOnly += systemPaths.map { URL(fileURLWithPath: $0, isDirectory: true) }
         readOnly += SandboxSystemCalls.mappedLibraryDirectories().map { URL(fileURLWithPath: $0, isDirectory: true) }
         readOnly += backtracerDirectories.map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -10,12 +10,15 @@ import Foundation
 ///   on iOS the system waits for the app's handlers before it goes on.
 /// - `expire <id>`: the background activity `id` ran out of time; its expiration
 ///   handler runs before the acknowledgement, so the device suspends only after it.
+/// - `answer <id> ...`: the device's answer to a request (``DeviceRequests``).
 ///
 /// - `reply <id> ok|refused <text>`: the device's answer to an ask (LifecycleAsk.swift).
+/// - `answer <id> ok|error <text>`: the device's answer to a request (``DeviceRequests``).
 ///
 /// Lines to the device: `hello <pid>` (from C), `ack <sequence>`,
-/// `begin <id> <reason>` / `end <id>` around a background activity, and
-/// `ask <id> <subject> <payload>`: a request of the device's (LifecycleAsk.swift).
+/// `begin <id> <reason>` / `end <id>` around a background activity,
+/// `ask <id> <subject> <payload>` (LifecycleAsk.swift, WidgetKit's asks) and
+/// `request <id> <kind> <payload>` (``DeviceRequests``, the keychain's prompts).
 package enum LifecycleListener {
     private struct Activities {
         var next = 1
@@ -59,6 +62,7 @@ package enum LifecycleListener {
         guard parts.count >= 2 else { return }
         let argument = parts.count > 2 ? parts[2] : ""
         if parts[1] == "reply" { return takeReply(argument) }
+        if parts[1] == "answer" { return DeviceRequests.deliverAnswer(argument) }
         let span = Tracing.begin(.lifecycleNotice)?.opened(parts[1] == "post" ? argument : "expiration of background activity \(argument)",
                                                           [("command", parts[1])])
         switch parts[1] {

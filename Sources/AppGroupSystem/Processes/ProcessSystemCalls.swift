@@ -99,6 +99,9 @@ package enum ProcessSystemCalls {
     /// The target side: whether this process listens on a lifecycle channel.
     package static var lifecycleListening: Bool { agc_lifecycle_listening() != 0 }
 
+    /// The target side: whether the calling thread is the one reading the channel.
+    package static var onLifecycleListenerThread: Bool { agc_lifecycle_on_listener_thread() != 0 }
+
     /// The target side: sends one line to the device on the lifecycle channel.
     package static func sendLifecycleLine(_ line: String) throws(Errno) {
         guard agc_lifecycle_send(line) == 0 else { throw Errno.current }

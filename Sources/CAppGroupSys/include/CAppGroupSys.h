@@ -238,4 +238,8 @@ int agc_lifecycle_send(const char *line);
 /// 1 when this process was started with a lifecycle channel and listens on it.
 int agc_lifecycle_listening(void);
 
+/// 1 on the thread that reads the lifecycle channel (it delivers the device's
+/// lines, so it cannot wait there for an answer to a request).
+int agc_lifecycle_on_listener_thread(void);
+
 #endif

@@ -34,7 +34,7 @@ extension Keychain {
         }
         let policies = protected.compactMap(\.accessPolicy)
         let goal = AuthenticationGoal(allowsBiometry: policies.contains { $0.usesBiometry }, allowsPasscode: policies.contains { $0.usesPasscode },
-                                      isMet: { factors in policies.allSatisfy { $0.isSatisfied(by: factors) } })
+                                      requirements: policies)
         let context = query.authenticationContext
         let view = context?.keychainView
         func failure(_ outcome: AuthenticationOutcome) -> KeychainError {

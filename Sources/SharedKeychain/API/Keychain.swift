@@ -179,7 +179,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     }
 
     func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
-        try KeychainFile.makeDirectory(device.directory, below: device.containerRoot)
+        try device.makeDirectories()
         return try KeychainFile.modify(device.keychainURL, below: device.containerRoot, timeout: coordinationTimeout) { content in
             KeychainEngine.assignMissingIdentifiers(in: &content)
             return try body(try makeEngine(), &content)

@@ -82,6 +82,14 @@ struct AccessPolicy: Codable, Sendable, Hashable {
         requiresAll = !isOr
     }
 
+    /// The requirement of an `LAPolicy` (no item, so no protection class of its own).
+    init(requiring constraint: Constraint) {
+        flags = constraint.bit
+        protection = .whenUnlockedThisDeviceOnly
+        constraints = [constraint]
+        requiresAll = true
+    }
+
     var usesBiometry: Bool { constraints.contains { $0.usesBiometry } }
     var usesPasscode: Bool { constraints.contains { $0.usesPasscode } }
     /// True when reading the item's data needs the user (no constraint: only the protection class applies).
@@ -118,7 +126,7 @@ struct AccessPolicy: Codable, Sendable, Hashable {
 
 /// What the user has proved in one authentication (or in an earlier one an
 /// `LAContext` keeps): a biometric match against an enrolment, the passcode.
-struct AuthenticationFactors: Sendable, Hashable {
+struct AuthenticationFactors: Sendable, Hashable, Codable {
     /// The enrolment generation a biometric match was made against; nil for no match.
     var biometryEnrollment: Int?
     var passcode = false

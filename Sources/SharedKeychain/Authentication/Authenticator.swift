@@ -3,7 +3,7 @@ import Foundation
 
 /// Why an authentication ended without success, in LocalAuthentication's terms;
 /// the keychain maps these to its status codes.
-enum AuthenticationOutcome: Error, Sendable, Hashable {
+enum AuthenticationOutcome: String, Error, Sendable, Hashable, Codable {
     case userCancel, userFallback, systemCancel, authenticationFailed
     case passcodeNotSet, biometryNotAvailable, biometryNotEnrolled, biometryLockout
     case notInteractive, invalidContext
@@ -51,17 +51,25 @@ enum AuthenticationOutcome: Error, Sendable, Hashable {
     }
 }
 
-/// What an authentication must prove, and what it may ask for.
-struct AuthenticationGoal {
+/// What an authentication must prove, and what it may ask for: data, so that a
+/// target can ask the device to run the prompts (see ``Authenticator``).
+struct AuthenticationGoal: Codable, Sendable {
     var allowsBiometry: Bool
     var allowsPasscode: Bool
+    /// Every one of these must be satisfied.
+    var requirements: [AccessPolicy]
+
     /// True when these factors are enough.
-    var isMet: (AuthenticationFactors) -> Bool
+    func isMet(_ factors: AuthenticationFactors) -> Bool { requirements.allSatisfy { $0.isSatisfied(by: factors) } }
 }
 
 /// Runs prompts against a device's simulated sensor: each prompt consumes one
 /// scripted outcome under the sensor's lock, so processes sharing the device take
 /// turns and each outcome is used once.
+///
+/// The sensor is the device's record, which a target launched by a simulated
+/// device may read but not write: there the prompts run in the device (the test
+/// process), asked over the target's channel (``KeychainDeviceRequests``).
 struct Authenticator {
     let device: KeychainDevice
 
@@ -70,11 +78,23 @@ struct Authenticator {
     /// Returns what was proved, bound to this device and the state it was proved in
     /// (read under the sensor's lock, after the prompts).
     func authenticate(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationProof, AuthenticationOutcome> {
+        if device.isOwnedByLaunchingDevice { return try KeychainDeviceRequests.authenticate(goal, reason: reason, on: device) }
+        return try authenticateHere(goal, reason: reason)
+    }
+
+    /// ``authenticate(_:reason:)`` in this process, on the sensor's file: the device's own.
+    func authenticateHere(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationProof, AuthenticationOutcome> {
+        let (result, sensor, state) = try promptHere(goal, reason: reason)
+        return result.map { AuthenticationProof(device: device, sensor: sensor, state: state, factors: $0) }
+    }
+
+    /// The prompts, under the sensor's lock: what they proved, and the sensor (after
+    /// them) and the device state (read under the same lock) they ran in.
+    func promptHere(_ goal: AuthenticationGoal, reason: String) throws
+        -> (Result<AuthenticationFactors, AuthenticationOutcome>, SimulatedBiometry, DeviceState) {
         try device.changeBiometry { sensor, state in
             sensor.beginIncarnation()
-            return prompt(goal, reason: reason, &sensor, state).map {
-                AuthenticationProof(device: device, sensor: sensor, state: state, factors: $0)
-            }
+            return (prompt(goal, reason: reason, &sensor, state), sensor, state)
         }
     }
 

@@ -11,9 +11,9 @@ public enum LAPolicy: Int, Sendable, Hashable {
     var goal: AuthenticationGoal {
         switch self {
         case .deviceOwnerAuthenticationWithBiometrics:
-            return AuthenticationGoal(allowsBiometry: true, allowsPasscode: false, isMet: { $0.biometryEnrollment != nil })
+            return AuthenticationGoal(allowsBiometry: true, allowsPasscode: false, requirements: [AccessPolicy(requiring: .biometryAny)])
         case .deviceOwnerAuthentication:
-            return AuthenticationGoal(allowsBiometry: true, allowsPasscode: true, isMet: { $0.biometryEnrollment != nil || $0.passcode })
+            return AuthenticationGoal(allowsBiometry: true, allowsPasscode: true, requirements: [AccessPolicy(requiring: .userPresence)])
         }
     }
 }

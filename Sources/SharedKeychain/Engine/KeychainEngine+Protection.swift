@@ -9,7 +9,7 @@ extension KeychainEngine {
         let biometryUsable = biometry.kind != .none && biometry.isEnrolled && state.isPasscodeSet
         let possible = AuthenticationFactors(biometryEnrollment: biometryUsable ? biometry.enrollmentGeneration : nil, passcode: state.isPasscodeSet)
         if !policy.isSatisfied(by: possible) {
-            let goal = AuthenticationGoal(allowsBiometry: policy.usesBiometry, allowsPasscode: policy.usesPasscode, isMet: { _ in false })
+            let goal = AuthenticationGoal(allowsBiometry: policy.usesBiometry, allowsPasscode: policy.usesPasscode, requirements: [policy])
             let why = Authenticator.whyUnavailable(goal, biometry, state)
             throw KeychainError.authentication(AuthenticationFailure(
                 status: SecStatus.authFailed, operation: Operation.add.rawValue, item: "the new \(query.itemClass) item",

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The simulated device's biometric sensor, shared by every process using the
-/// device (`<name>.biometry.plist` beside its keychain, changed under the device's
-/// lock): what hardware it has, whether a face or finger is enrolled, which enrolment
+/// device (`Devices/<name>.biometry.plist`, the device's own record, changed under
+/// the device's lock; a sandboxed target only reads it): what hardware it has, whether a face or finger is enrolled, which enrolment
 /// that is, how many matches failed in a row, and the outcomes of the next prompts.
 ///
 /// Nothing waits for a human: each prompt (a biometric scan or a passcode entry)

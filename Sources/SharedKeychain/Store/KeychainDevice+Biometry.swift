@@ -6,8 +6,8 @@ import Foundation
 // have a KeychainDevice, not a SimulatedDevice), and AppGroupTesting stays free
 // of the keychain.
 extension KeychainDevice {
-    /// The sensor file, beside the keychain: `<name>.biometry.plist`.
-    public var biometryURL: URL { directory.appendingPathComponent(name + ".biometry.plist") }
+    /// The sensor file, among the device's records: `Devices/<name>.biometry.plist`.
+    public var biometryURL: URL { recordsDirectory.appendingPathComponent(name + ".biometry.plist") }
 
     /// The sensor's current state; a device never configured is ``SimulatedBiometry/enrolledFaceID``.
     public func biometry() throws -> SimulatedBiometry {
@@ -16,9 +16,13 @@ extension KeychainDevice {
 
     /// Changes the sensor under its lock, for every process at once; `body` also
     /// sees the device state (read under the same lock, not changed).
+    /// - Throws: ``KeychainError/notAvailable(problem:)`` in a target launched by a
+    ///   simulated device (the sensor is the device's record; its prompts are run by
+    ///   the device), as does every other change of the sensor below.
     @discardableResult
     public func changeBiometry<T>(_ body: (inout SimulatedBiometry, DeviceState) throws -> T) throws -> T {
-        try KeychainFile.makeDirectory(directory, below: containerRoot)
+        try requireOwnership("changeBiometry")
+        try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         return try KeychainFile.mapErrors(biometryURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: biometryURL) { url in
                 var sensor = try KeychainFile.loadValue(SimulatedBiometry.self, from: url, below: containerRoot) ?? .enrolledFaceID

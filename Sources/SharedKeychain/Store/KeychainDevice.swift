@@ -1,4 +1,5 @@
 import AppGroupContainer
+import AppGroupFoundation
 import Foundation
 
 /// A simulated device's keychain and lock state, shared by every process that
@@ -9,12 +10,20 @@ import Foundation
 ///
 ///     <root>/Keychains/                        0700
 ///         <name>.keychain-db                   the items (binary plist), 0600
+///         .<name>.keychain-db.lock             lock files (see the locking protocol)
+///     <root>/Devices/                          the device's own records
 ///         <name>.device-state.plist            locked, unlocked since boot, passcode
 ///         <name>.biometry.plist                the simulated biometric sensor
-///         .<name>.keychain-db.lock             lock files (see the locking protocol)
 ///
-/// `Keychains` cannot collide with a container: a group identifier starts with
-/// `group.` or a ten-character Team ID and a dot.
+/// `Devices` holds what iOS's securityd and the Secure Enclave keep to themselves:
+/// a target launched by a simulated device may read it but never write it (its
+/// sandbox says so, enforced by the kernel), so it can neither unlock the device
+/// nor script its own biometric match; a prompt it shows is run by the device, asked
+/// over the channel the device made for it. The test process and tools change them
+/// (``lock()``, ``scriptBiometry(_:)``, `appgroup device`, `appgroup biometry`).
+///
+/// `Keychains` and `Devices` cannot collide with a container: a group identifier
+/// starts with `group.` or a ten-character Team ID and a dot.
 public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// The container root the device's files sit in.
     public let root: URL
@@ -27,6 +36,9 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     public static let environmentKey = "APP_GROUP_KEYCHAIN_DEVICE"
     /// The directory under the root that holds every device's keychain.
     public static let directoryName = "Keychains"
+    /// The directory under the root that holds every device's own records (its state,
+    /// its biometric sensor): read-only to sandboxed targets.
+    public static let recordsDirectoryName = "Devices"
 
     /// - Parameters:
     ///   - root: the container root; nil for `APP_GROUP_CONTAINERS_ROOT` or the default
@@ -58,8 +70,35 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     public var directory: URL { root.appendingPathComponent(Self.directoryName, isDirectory: true) }
     /// The keychain file.
     public var keychainURL: URL { directory.appendingPathComponent(name + ".keychain-db") }
+    /// The directory holding the device's own records (``stateURL``, ``biometryURL``).
+    public var recordsDirectory: URL { root.appendingPathComponent(Self.recordsDirectoryName, isDirectory: true) }
     /// The device-state file.
-    public var stateURL: URL { directory.appendingPathComponent(name + ".device-state.plist") }
+    public var stateURL: URL { recordsDirectory.appendingPathComponent(name + ".device-state.plist") }
+    /// Where earlier versions kept the state and the sensor, in the directory every
+    /// target may write: never read (what is there may be a target's), only removed by ``erase()``.
+    var legacyRecordURLs: [URL] {
+        [directory.appendingPathComponent(name + ".device-state.plist"), directory.appendingPathComponent(name + ".biometry.plist")]
+    }
+
+    /// True in a target launched by a simulated device whose root this is: the
+    /// device's records are read-only here, and what a target may change of them
+    /// (a prompt) is asked of the device.
+    var isOwnedByLaunchingDevice: Bool {
+        DeviceRequestChannel.isConnected && ContainerResolver.root().standardizedFileURL.path == root.path
+    }
+
+    /// Makes the keychain's directory and, outside a target (which cannot: its
+    /// device made it before launching it), the records' directory beside it.
+    func makeDirectories() throws {
+        try KeychainFile.makeDirectory(directory, below: containerRoot)
+        if !isOwnedByLaunchingDevice { try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot) }
+    }
+
+    /// Refuses, in a target launched by a device, a change only the device makes.
+    func requireOwnership(_ operation: String) throws {
+        guard isOwnedByLaunchingDevice else { return }
+        throw KeychainError.notAvailable(problem: "\(operation): the state and the biometric sensor of \(self) are the device's own records, which a target process cannot change (on iOS only the system does); change them from the test process (KeychainDevice.\(operation)) or with `appgroup device` / `appgroup biometry`")
+    }
 
     public var description: String { "simulated device \"\(name)\" at \(directory.path)" }
 
@@ -71,9 +110,13 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Changes the state under the device's lock, for every process at once.
+    /// - Throws: ``KeychainError/notAvailable(problem:)`` in a target launched by a
+    ///   simulated device (the state is the device's record), as do ``lock()``,
+    ///   ``unlock()``, ``reboot()``, ``setPasscode(_:)`` and ``erase()``.
     @discardableResult
     public func changeState(_ change: (inout DeviceState) throws -> Void) throws -> DeviceState {
-        try KeychainFile.makeDirectory(directory, below: containerRoot)
+        try requireOwnership("changeState")
+        try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL) { url in
                 let before = try KeychainFile.loadValue(DeviceState.self, from: url, below: containerRoot) ?? .unlocked
@@ -110,7 +153,9 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// `WhenPasscodeSetThisDeviceOnly` item, as iOS does; returns how many.
     @discardableResult
     public func setPasscode(_ enabled: Bool) throws -> Int {
+        try requireOwnership("setPasscode")
         try KeychainFile.makeDirectory(directory, below: containerRoot)
+        try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
                 let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
@@ -135,12 +180,15 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// Erases the device: every item of every app and group, and the state. The only
     /// way, as on iOS, to be rid of orphaned group items.
     public func erase() throws {
+        try requireOwnership("erase")
         try KeychainFile.makeDirectory(directory, below: containerRoot)
+        try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         try KeychainFile.mapErrors(keychainURL) {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
                 try KeychainFile.remove(keychainURL, below: containerRoot)
                 try KeychainFile.remove(stateURL, below: containerRoot)
                 try KeychainFile.remove(biometryURL, below: containerRoot)
+                for legacy in legacyRecordURLs { try KeychainFile.remove(legacy, below: containerRoot) }
             }
         }
     }

@@ -9,7 +9,7 @@ import PropertyLists
 /// an atomic rename means a reader sees the old file or the new one, and the
 /// decoded content is cached by file identity (one lstat).
 ///
-/// Every access, read or write, opens `<root>/Keychains` afresh as a
+/// Every access, read or write, opens `<root>/Keychains` (or `<root>/Devices`) afresh as a
 /// ``DirectoryHandle`` (no symbolic link followed, the process's own directory
 /// only) and reaches the file relative to it: nothing is ever read from or written
 /// outside the root, whatever is swapped in between two calls. Files are read and

@@ -15,7 +15,7 @@ enum EraseCommand {
 
         It refuses a root that is not an emulator root: one holding anything besides
         group containers (directories named by an App Group identifier), Applications,
-        Keychains and hidden files; and /, the home directory and a root that does not
+        Keychains, Devices and hidden files; and /, the home directory and a root that does not
         exist. Symbolic links are removed, never followed: nothing outside the root is
         touched.
 
@@ -26,7 +26,8 @@ enum EraseCommand {
         """
 
     /// The names the package makes directly under a root, besides group containers.
-    static let deviceNames: Set<String> = [ContainerResolver.applicationsDirectoryName, KeychainDevice.directoryName]
+    static let deviceNames: Set<String> = [ContainerResolver.applicationsDirectoryName, KeychainDevice.directoryName,
+                                           KeychainDevice.recordsDirectoryName]
     static func run(_ argv: [String]) throws {
         let arguments = try Arguments(argv, options: ["root"], flags: [])
         if arguments.wantsHelp { return Output.line(help) }
@@ -85,7 +86,7 @@ enum EraseCommand {
                 if case .symbolicLink = kind { continue } // planted: removed, never followed
             }
             throw CLIError.failed("refusing to erase \(path): it holds \(Arguments.quote(name)), which no emulator root holds "
-                                  + "(only group containers, Applications, Keychains, .coordination and hidden lock files), so it may not be one; "
+                                  + "(only group containers, Applications, Keychains, Devices, .coordination and hidden lock files), so it may not be one; "
                                   + "check --root / APP_GROUP_CONTAINERS_ROOT, nothing was erased")
         }
         return names
