@@ -70,19 +70,24 @@ struct DeviceTraceTests {
         return !bound("s", from).isDisjoint(with: bound("f", to))
     }
 
+    /// The Notes app observes its note; the share extension saves `text` into it and
+    /// posts; returns how the app ended (it exits inside its observer).
+    static func shareANote(_ text: String, notes: NotesExample, on device: SimulatedDevice) throws -> ProcessOutcome {
+        let note = try notes.groupContainer(on: device).appendingPathComponent("note.txt").path
+        let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
+        try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
+        let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", text, "--post-first", "no"],
+                                     as: notes.shareExtension)
+        #expect(share.succeeded, "\(share.standardError)")
+        return app.wait(timeout: 60)
+    }
+
     @Test("a Darwin notification's story: the extension saves and posts, the app's observer runs, an arrow joins the two tracks")
     func aDarwinNotificationsStory() throws {
         let notes = try NotesExample()
         let device = try SimulatedDevice(name: "DeviceTraceSignal", trace: .whenKept)
         defer { device.remove() }
-        let container = try notes.groupContainer(on: device)
-        let note = container.appendingPathComponent("note.txt").path
-        let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
-        try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
-        let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", "traced", "--post-first", "no"],
-                                     as: notes.shareExtension)
-        #expect(share.succeeded, "\(share.standardError)")
-        let end = app.wait(timeout: 60)
+        let end = try Self.shareANote("traced", notes: notes, on: device)
         #expect(end.succeeded && end.outputLines.contains("read traced"), "\(end.outputLines) \(end.standardError)")
 
         let url = try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json"))
@@ -110,13 +115,7 @@ struct DeviceTraceTests {
         for run in 1...16 {
             let device = try SimulatedDevice(name: "DeviceTraceExit", trace: .whenKept)
             defer { device.remove() }
-            let note = try notes.groupContainer(on: device).appendingPathComponent("note.txt").path
-            let app = try device.launch(built: "SignalProbe", ["note-app", "--file", note], as: notes.app)
-            try #require(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
-            let share = try device.spawn(built: "SignalProbe", ["note-extension", "--file", note, "--text", "run \(run)", "--post-first", "no"],
-                                         as: notes.shareExtension)
-            #expect(share.succeeded, "\(share.standardError)")
-            let end = app.wait(timeout: 60)
+            let end = try Self.shareANote("run \(run)", notes: notes, on: device)
             #expect(end.succeeded, "\(end.standardError)")
             let events = try TraceValidator.events(inFile: try device.writeTrace(to: device.scratch.appendingPathComponent("trace.json")))
             let deliveries = Self.slices(events, "signal.delivery", ofProcessNamed: notes.app.name)

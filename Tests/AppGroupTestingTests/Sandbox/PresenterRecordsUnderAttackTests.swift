@@ -31,15 +31,8 @@ struct PresenterRecordsUnderAttackTests {
     func forgedMovesAreNotFollowedHere() throws {
         try SimulatedDevice.with { device in
             let reader = try ReaderTargets()
-            let documents = try reader.app.dataContainer(on: device).documents
-            try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
-            let draft = documents.appendingPathComponent("draft.txt")
-            try Data("private draft".utf8).write(to: draft)
-            let group = try device.containerLocation(for: ReaderTargets.group)
-            _ = try device.run(as: reader.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: ReaderTargets.group) }
-            let decoy = group.appendingPathComponent("draft.txt")
-            let planted = try device.spawn(built: "SandboxProbe", ["write", decoy.path, "the forger's"], as: reader.share)
-            #expect(planted.outputLines == ["ok " + decoy.path], "\(planted)")
+            let draft = try Self.draft("private draft", of: reader, on: device)
+            let (group, decoy) = try Self.plantDecoy(of: reader, on: device)
             let presenter = RecordingPresenter(draft)
             NSFileCoordinator.addFilePresenter(presenter)
             defer { NSFileCoordinator.removeFilePresenter(presenter) }
@@ -62,14 +55,8 @@ struct PresenterRecordsUnderAttackTests {
     func theAppsPresenterStaysWithItsDraft() throws {
         try SimulatedDevice.with { device in
             let reader = try ReaderTargets()
-            let documents = try reader.app.dataContainer(on: device).documents
-            try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
-            let draft = documents.appendingPathComponent("draft.txt")
-            try Data("first".utf8).write(to: draft)
-            let group = try device.containerLocation(for: ReaderTargets.group)
-            _ = try device.run(as: reader.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: ReaderTargets.group) }
-            let decoy = group.appendingPathComponent("draft.txt")
-            #expect(try device.spawn(built: "SandboxProbe", ["write", decoy.path, "the forger's"], as: reader.share).succeeded)
+            let draft = try Self.draft("first", of: reader, on: device)
+            let (_, decoy) = try Self.plantDecoy(of: reader, on: device)
             let app = try device.launch(built: "AppGroupProbe", ["ns-present", "--item", draft.path, "--unsaved", "private draft"], as: reader.app)
             defer { app.kill(); app.wait(timeout: 10) }
             #expect(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
@@ -101,10 +88,7 @@ struct PresenterRecordsUnderAttackTests {
     func forgedRequestsAreNotObeyed() throws {
         try SimulatedDevice.with { device in
             let reader = try ReaderTargets()
-            let documents = try reader.app.dataContainer(on: device).documents
-            try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
-            let draft = documents.appendingPathComponent("draft.txt")
-            try Data("first".utf8).write(to: draft)
+            let draft = try Self.draft("first", of: reader, on: device)
             let app = try device.launch(built: "AppGroupProbe", ["ns-present", "--item", draft.path], as: reader.app)
             defer { app.kill(); app.wait(timeout: 10) }
             #expect(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
@@ -116,7 +100,7 @@ struct PresenterRecordsUnderAttackTests {
             let inbox = presenters.appendingPathComponent(process + ".inbox")
             let me = try Self.processKey(getpid())
             let requests = [
-                ("\(me)_0000000000000001", "delete \(id) 0 \(ChangeSignal.encode(documents.appendingPathComponent("other.txt").path))"), // another item
+                ("\(me)_0000000000000001", "delete \(id) 0 \(ChangeSignal.encode(draft.deletingLastPathComponent().appendingPathComponent("other.txt").path))"), // another item
                 ("99999999-1_0000000000000002", "writer \(id) 0 \(ChangeSignal.encode("/etc/passwd"))"),                                   // an item elsewhere
                 ("\(process)_0000000000000003", "delete \(id) 0 \(ChangeSignal.encode(draft.path))"),                                      // the presenter's own
                 ("\(me)_0000000000000004", "subitem-delete \(id) 0 \(ChangeSignal.encode(draft.path))"),                                  // not below a file
@@ -143,10 +127,7 @@ struct PresenterRecordsUnderAttackTests {
     func hugeAndGarbageRecordsAreBounded() throws {
         try SimulatedDevice.with { device in
             let reader = try ReaderTargets()
-            let documents = try reader.app.dataContainer(on: device).documents
-            try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
-            let draft = documents.appendingPathComponent("draft.txt")
-            try Data("first".utf8).write(to: draft)
+            let draft = try Self.draft("first", of: reader, on: device)
             let app = try device.launch(built: "AppGroupProbe", ["ns-present", "--item", draft.path], as: reader.app)
             defer { app.kill(); app.wait(timeout: 10) }
             #expect(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
@@ -171,5 +152,25 @@ struct PresenterRecordsUnderAttackTests {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
         return "\(pid)-\(fields[19])"
+    }
+
+    /// The app's draft in its Documents, holding `text`.
+    static func draft(_ text: String, of reader: ReaderTargets, on device: SimulatedDevice) throws -> URL {
+        let documents = try reader.app.dataContainer(on: device).documents
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let draft = documents.appendingPathComponent("draft.txt")
+        try Data(text.utf8).write(to: draft)
+        return draft
+    }
+
+    /// The group's container (made as the app) and a `draft.txt` the share extension planted in it.
+    static func plantDecoy(of reader: ReaderTargets, on device: SimulatedDevice,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (group: URL, decoy: URL) {
+        let group = try device.containerLocation(for: ReaderTargets.group)
+        _ = try device.run(as: reader.app) { try $0.requireContainerURL(forSecurityApplicationGroupIdentifier: ReaderTargets.group) }
+        let decoy = group.appendingPathComponent("draft.txt")
+        let planted = try device.spawn(built: "SandboxProbe", ["write", decoy.path, "the forger's"], as: reader.share)
+        #expect(planted.outputLines == ["ok " + decoy.path], "\(planted)", sourceLocation: sourceLocation)
+        return (group, decoy)
     }
 }
