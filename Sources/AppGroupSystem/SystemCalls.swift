@@ -424,16 +424,7 @@ package enum SystemCalls {
     /// Returns the byte count copied.
     @discardableResult
     package static func copyContents(from source: Int32, sourcePath: String, to destination: Int32, destinationPath: String) throws(SystemError) -> Int64 {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
-        guard let base = buffer.baseAddress else { return 0 }
-        var total: Int64 = 0
-        while true {
-            let n = try valueOrErrno(retryOnInterrupt: true) { system_read(source, base, buffer.count, path: sourcePath) }.get("read", sourcePath)
-            if n == 0 { return total }
-            try writeAll(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), path: destinationPath)
-            total += Int64(n)
-        }
+        try copyContents(from: source, sourcePath: sourcePath, to: destination, destinationPath: destinationPath, limit: .max)
     }
 
     /// getrlimit(2): how many descriptors the process may have open (its soft
