@@ -4,8 +4,9 @@ import PackageDescription
 // Data flows one way: identity -> resolver -> container -> coordinator -> atomic file.
 // Below AppGroupContainer: the system layer (AppGroupSystem, every system call) and the
 // property-list codec (PropertyLists). SharedDefaults, ShareInbox (the share flow's
-// queue) and SharedKeychain sit on top and never reach the system layer: the
-// LayeringCheck build plugin refuses the line that tries. CONTRIBUTING.md has the map.
+// queue) and SharedKeychain sit on top and never reach the system layer: CI refuses
+// the line that tries (.ci/layering, and SwiftPM's explicit import check in .ci/run).
+// ARCHITECTURE.md has the map.
 let package = Package(
     name: "AppGroupContainer",
     // Linux needs no entry. On macOS (expected to build, not tested here; see
@@ -32,47 +33,42 @@ let package = Package(
         // is `package`, not public (PropertyListCodec.swift says why). ENABLE_MOCKING: the
         // key index's colliding-hash hook (KeyIndex.swift), in debug builds only.
         .target(name: "PropertyLists",
-                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
         // The system layer: every system call, the fault and trace seam (ENABLE_MOCKING:
         // FaultInjection.swift, in debug builds only; release builds compile the
         // bare calls), the contained walk and the lock primitive. The stores above
         // AppGroupContainer never import it: they reach the file system through
         // AppGroupContainer's package primitives.
         .target(name: "AppGroupSystem", dependencies: ["CAppGroupSys"],
-                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
         // Coordination/README.md: the design note on the coordinator's fast paths and held locks;
         // Signals/README.md: the design note of the one cross-process signal.
         .target(name: "AppGroupContainer", dependencies: ["AppGroupSystem", "PropertyLists"], exclude: ["Coordination/README.md", "Signals/README.md"],
-                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))], plugins: ["LayeringCheck"]),
+                swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
         // Foundation's and Core Foundation's names that Linux lacks (NSFileCoordinator,
         // NSFilePresenter, NSExtensionContext, NSItemProvider, CFString, the Darwin notify
         // center...), Apple's names only, built on AppGroupContainer's package API. On
         // Apple's platforms `import Foundation` gives them. The lifecycle's listener and
-        // the process checks come from the system layer; no bare system call (LayeringCheck).
+        // the process checks come from the system layer; no bare system call (.ci/layering).
         // CoreFoundationNames/README.md: why Core Foundation's names are declared here.
         .target(name: "AppGroupFoundation", dependencies: ["AppGroupContainer", "AppGroupSystem", "PropertyLists"],
-                exclude: ["CoreFoundationNames/README.md"], plugins: ["LayeringCheck"]),
-        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"], plugins: ["LayeringCheck"]),
-        .target(name: "ShareInbox", dependencies: ["AppGroupContainer", "AppGroupFoundation"], plugins: ["LayeringCheck"]),
-        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"], plugins: ["LayeringCheck"]),
+                exclude: ["CoreFoundationNames/README.md"]),
+        .target(name: "SharedDefaults", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"]),
+        .target(name: "ShareInbox", dependencies: ["AppGroupContainer", "AppGroupFoundation"]),
+        .target(name: "SharedKeychain", dependencies: ["AppGroupContainer", "AppGroupFoundation", "PropertyLists"]),
         // For other projects' integration tests: a temporary simulated device,
         // targets with identities, and running code or executables as a target.
         // AppGroupSimulation holds the devices, targets and processes, and ExtensionMain (a
         // share extension's entry point); AppGroupTesting re-exports it and adds the Swift
         // Testing trait and XCTest support, so that ShareFlowDemo and a share extension's
         // executable (ordinary executables) link no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "SharedKeychain", "WidgetReloads"], plugins: ["LayeringCheck"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "SharedKeychain", "WidgetReloads"]),
         // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
         // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
-        .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
-        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSimulation", "AppGroupSystem"], plugins: ["LayeringCheck"]),
+        .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"]),
+        .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSimulation", "AppGroupSystem"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
-        // The layering rules, checked on every build (Plugins/LayeringCheck says what and
-        // why the compiler alone cannot): each library imports only its dependencies, and
-        // the stores above AppGroupContainer call no system function themselves.
-        .executableTarget(name: "layering-check"),
-        .plugin(name: "LayeringCheck", capability: .buildTool(), dependencies: ["layering-check"]),
         .executableTarget(name: "appgroup", dependencies: ["AppGroupContainer", "ShareInbox", "SharedDefaults", "SharedKeychain", "PropertyLists"]),
 
         // Helper processes for the multi-process tests: each does one thing to real
@@ -168,11 +164,11 @@ package.products += [
     .library(name: "notify", targets: ["notify"]),
 ]
 package.targets += [
-    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation"], plugins: ["LayeringCheck"]),
-    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"], plugins: ["LayeringCheck"]),
-    .target(name: "WidgetKit", dependencies: ["WidgetReloads"], plugins: ["LayeringCheck"]),
+    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation"]),
+    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"]),
+    .target(name: "WidgetKit", dependencies: ["WidgetReloads"]),
     // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
-    .target(name: "notify", dependencies: ["AppGroupContainer"], plugins: ["LayeringCheck"]),
+    .target(name: "notify", dependencies: ["AppGroupContainer"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
     .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"]),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),

@@ -1,3 +1,6 @@
+// The seam exists in debug builds only; a release build of the package compiles
+// this target too, without it.
+#if DEBUG
 import AppGroupContainer
 import AppGroupSystem
 import Foundation
@@ -17,3 +20,4 @@ package enum Trace {
 
     package static func isTemporary(_ path: String) -> Bool { AtomicFile.isTemporaryName((path as NSString).lastPathComponent) }
 }
+#endif
