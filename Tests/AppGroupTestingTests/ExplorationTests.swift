@@ -112,18 +112,6 @@ struct ExplorationTests {
         print("exploration: \(report.schedules) schedules, \(report.steps) steps, \(String(format: "%.2f", report.schedulesPerSecond)) schedules per second")
     }
 
-    @Test("the ordinary concurrent test, for comparison: how often luck finds the split read-modify-write")
-    func theOrdinaryTestsRate() throws {
-        var failures = 0
-        let runs = 20
-        for _ in 0..<runs {
-            let device = try SimulatedDevice(name: "NotExploring")
-            defer { device.remove() }
-            do { try Self.countTwice(device, split: true) } catch is LostIncrement { failures += 1 }
-        }
-        print("ordinary concurrent runs of the split read-modify-write: \(failures) of \(runs) failed")
-    }
-
     @Test("a target killed while it waits for its turn ends nothing else, and nothing hangs", .tags(.killed))
     func aKilledTargetEndsNothingElse() throws {
         let notes = try NotesExample()

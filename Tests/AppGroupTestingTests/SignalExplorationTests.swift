@@ -78,17 +78,4 @@ struct SignalExplorationTests {
         #expect(steps.contains { $0.contains("Notes: signal delivery com.example.notes.didChange") }, "\(steps)")
         print("exploration of the note: \(report.schedules) schedules, \(report.steps) steps, \(String(format: "%.2f", report.schedulesPerSecond)) schedules per second")
     }
-
-    @Test("the ordinary concurrent test, for comparison: how often luck finds the post made before the save")
-    func theOrdinaryTestsRate() throws {
-        var failures = 0
-        let runs = Load.number("APP_GROUP_SOAK_ORDINARY", normal: 3, soak: 50)
-        for _ in 0..<runs {
-            let device = try SimulatedDevice(name: "NotExploring")
-            defer { device.remove() }
-            try Self.shareANote(device, postFirst: true)
-            if device.hasFailed { failures += 1 }
-        }
-        print("ordinary concurrent runs of the post made before the save: \(failures) of \(runs) failed")
-    }
 }
