@@ -4,8 +4,8 @@ import PackageDescription
 // Data flows one way: identity -> resolver -> container -> coordinator -> atomic file.
 // Below AppGroupContainer: the system layer (AppGroupSystem, every system call) and the
 // property-list codec (PropertyLists). SharedDefaults, ShareInbox (the share flow's
-// queue) and SharedKeychain sit on top and never reach the system layer: the
-// LayeringCheck build plugin refuses the line that tries. CONTRIBUTING.md has the map.
+// queue) and SharedKeychain sit on top and never reach the system layer: CI's layering
+// checks refuse the line that tries. ARCHITECTURE.md has the map.
 let package = Package(
     name: "AppGroupContainer",
     // Linux needs no entry. On macOS (expected to build, not tested here; see
