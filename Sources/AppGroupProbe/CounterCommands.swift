@@ -8,7 +8,7 @@ import ProbeSupport
 /// bug users write: the read in one coordinated read, the write in another
 /// coordinated write, so another process can read between them and one increment
 /// is lost. `--split no` reads and writes in one coordinated write. Prints
-/// "counted <old> -> <new>". The exploring scheduler's worked example (issue 28).
+/// "counted <old> -> <new>". The exploring scheduler's worked example.
 enum CounterCommands {
     static func countUp() {
         let url = URL(fileURLWithPath: option("file"))

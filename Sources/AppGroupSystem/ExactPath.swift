@@ -19,8 +19,8 @@ package struct ExactPath: Hashable, Sendable {
     }
 
     /// True when `a` and `b` are the same bytes: one memcmp over the strings' own
-    /// storage when both are native (`elementsEqual`, byte by byte, was a quarter
-    /// of a coordinated write's instructions; copying the strings to reach
+    /// storage when both are native (`elementsEqual`, byte by byte, was a large
+    /// share of a coordinated write's work; copying the strings to reach
     /// `withUTF8` cost a retain and a release each).
     package static func same(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8

@@ -118,8 +118,8 @@ package enum SystemCalls {
         // One byte past the limit tells "exactly the limit" from "more".
         let cap = limit >= Int64(Int.max) ? Int.max : Int(max(limit, 0)) + 1
         // A buffer of our own handed to Data as it is: `Data(count:)` zero-filled
-        // it and setting `count` at the end reallocated, a sixteenth of a read of a
-        // suite after another process's save (callgrind, issue 30).
+        // it and setting `count` at the end reallocated, both on the path of a read
+        // of a suite after another process's save.
         var capacity = min(max(sizeHint, 0), cap - 1) + 1
         guard var buffer = malloc(capacity) else { throw SystemError.call(operation: "malloc", path: path, errno: .ENOMEM) }
         var length = 0

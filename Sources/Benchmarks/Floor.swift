@@ -61,8 +61,8 @@ enum Floor {
         durableReplace(data, directory: directory, target: target)
     }
 
-    /// The package's previous path, kept here as a peer (until issue 14 it was
-    /// this benchmark's "floor"): the same calls, with Foundation's
+    /// The package's earlier save path, kept here as a peer (it was once this
+    /// benchmark's "floor"): the same calls, with Foundation's
     /// `PropertyListSerialization` serializing the dictionary under the lock.
     static func serializingDurableSave(_ dictionary: [String: Any], lockFD: Int32, directory: String, target: String) {
         _ = agc_lock(lockFD, Int32(AGC_LOCK_EXCLUSIVE), 1)

@@ -1,5 +1,5 @@
 // A capture store's preferences code, as iOS code calls Core Foundation's functions on
-// its group's suite (issue 27, item 3). On Linux the functions come from SharedDefaults.
+// its group's suite. On Linux the functions come from SharedDefaults.
 #if !canImport(Darwin)
 import Foundation
 import ProbeSupport

@@ -16,7 +16,7 @@ import SharedDefaults
 //   get --suite S --key K                        print K's value (integer form), or "nil"
 //   watch --suite S --key K --until N            observe K; print "ready", then each value; exit at N
 //   nested --suite S --prefix P --count N        N updates of P"count", each setting P"inner<i>" through a
-//                                                second instance inside the update closure (issue 11, finding 1)
+//                                                second instance inside the update closure (a nested write)
 //   ud-set --suite S|--standard 1 --key K --value V   through UserDefaults(suiteName: S) or .standard: set K to V
 //   ud-get --suite S|--standard 1 --key K             through UserDefaults: print K's string, or "nil"
 //   guide-extension --url U                      the App Groups guide's extension code (GuideExample.swift)

@@ -19,7 +19,7 @@ extension BinaryPropertyListReader.Parser {
     ///
     /// Apart from the full read's walk because building is what costs there: a
     /// value, a key string and a frame holding one per container (a read after
-    /// another process's save checks a whole suite to decode one key, issue 30).
+    /// another process's save checks a whole suite to decode one key).
     mutating func checkAll(lookingUp key: UnsafeBufferPointer<UInt8>?) throws(PropertyListError) -> (root: PropertyListTree, found: Int?) {
         let root = try inspect(top)
         guard root.isContainer else { return (scalar(root), nil) }

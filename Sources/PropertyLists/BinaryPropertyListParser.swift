@@ -135,7 +135,7 @@ extension BinaryPropertyListReader {
         /// This and the other helpers the walks call without inlining are `mutating`
         /// though they change nothing: called from a mutating walk, a non-mutating
         /// method got a copy of the whole parser (150 bytes, and the stack array's
-        /// reference) at each call, a quarter of a check's time (perf, issue 14).
+        /// reference) at each call, a large share of a check's time.
         @inline(__always)
         mutating func length(at: Int, marker: UInt8, object: Int) throws(PropertyListError) -> (count: Int, content: Int) {
             let low = Int(marker & 0x0F)

@@ -48,7 +48,7 @@ extension BinaryPropertyListReader.Parser {
     ///
     /// Why: the general walk tests each object through one `inspect` of every kind,
     /// with a width read by a loop; for such a suite these few tests in one loop
-    /// cost half as many instructions (callgrind, issue 30), and a read after
+    /// cost much less, and a read after
     /// another process's save checks the whole suite to answer one key.
     ///
     /// Changes nothing in the parser (no value counted, no container marked open);

@@ -2,7 +2,7 @@ extension BinaryPropertyListReader {
     /// Why the binary reader refuses a file, and the message that says so: what is
     /// wrong and which object or byte. A throw site builds the case (a few register
     /// moves) and ``error()`` formats it out of line: formatted at each site, the
-    /// messages made the object check too large to inline into the walks (issue 30).
+    /// messages made the object check too large to inline into the walks.
     enum Problem {
         case pastEnd(Int, at: Int, size: Int, table: Int)
         case offset(Int, UInt64, table: Int)

@@ -8,7 +8,7 @@ import Foundation
 import ProbeSupport
 import ShareInbox
 
-// The share inbox's writer and drainer roles for the journal tests (issue 23):
+// The share inbox's writer and drainer roles for the journal tests:
 // each prints the number every returned enqueue was given and every delivered
 // item's number, so a test proves exactly-once against what the writers were told.
 //

@@ -234,7 +234,7 @@ do {
             say((refused ? "refused " : "ALLOWED ") + api)
             if !refused { allowed.append(api) }
         }
-        // As on iOS, a suite private to the outsider (issue 12, part 3): not the group's.
+        // As on iOS, a suite private to the outsider: not the group's.
         check("SharedDefaults(suiteName:)", SharedDefaults(suiteName: group).map { $0.isPrivateFallback && $0.groupIdentifier == nil } ?? true)
         check("SharedDefaults(requiringSuiteName:)", (try? SharedDefaults(requiringSuiteName: group)) == nil)
         check("ContainerResolver.containerURL", resolver.containerURL(forSecurityApplicationGroupIdentifier: group) == nil)

@@ -51,7 +51,7 @@ enum InboxNames {
     /// as numbers do.
     static func itemName(_ n: UInt64) -> String {
         // Digits written into 20 bytes from the end: String(repeating:) and a
-        // concatenation cost an enqueue a tenth of its instructions (it makes three names).
+        // concatenation weighed on every enqueue (it makes three names).
         String(unsafeUninitializedCapacity: 20) { buffer in
             var value = n
             for index in stride(from: 19, through: 0, by: -1) {

@@ -17,7 +17,7 @@ extension ItemRecord {
     /// (other keys, another order, spaces, an escape, attachments, bad UTF-8...),
     /// which ``decode(_:path:)`` then reads with `JSONDecoder`. It accepts only
     /// bytes `JSONDecoder` reads as the same record, and costs a fraction of it
-    /// (the decoder was half of a drain's instructions per item, issue 30).
+    /// (the decoder was the larger part of a drain's work per item).
     static func decodeCanonical(_ data: Data) -> ItemRecord? {
         data.withUnsafeBytes { raw -> ItemRecord? in
             var scan = CanonicalScan(bytes: raw.bindMemory(to: UInt8.self))

@@ -56,8 +56,8 @@ struct ItemRecord: Codable, Sendable, Hashable {
     }
 
     /// The record as JSON, keys sorted, absent fields left out: what `JSONEncoder`
-    /// with `.sortedKeys` writes, made by hand because the encoder was a fifth of
-    /// an enqueue's instructions (callgrind). ``decode(_:path:)`` reads it back
+    /// with `.sortedKeys` writes, made by hand because the encoder was a large
+    /// share of an enqueue's work. ``decode(_:path:)`` reads it back
     /// (``decodeCanonical(_:)``, else `JSONDecoder`); tests hold them to the same records.
     func encoded() throws -> Data {
         var json: [UInt8] = []

@@ -150,7 +150,8 @@ extension ShareInbox {
     static func isInside(_ path: String, _ directory: String) -> Bool {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         // By bytes: String's == and hasPrefix compare canonically, and ".../cafe\u{301}/x"
-        // is not inside ".../caf\u{E9}" on disk (issue 11, finding 3's class).
+        // is not inside ".../caf\u{E9}" on disk (names that differ only in
+        // Unicode normalization are different files).
         return path.utf8.elementsEqual(base.utf8) || path.utf8.starts(with: (base + "/").utf8)
     }
 

@@ -104,8 +104,8 @@ public struct ShareInbox: Sendable {
     let journalWriter = JournalWriter()
     /// The `Sequence` file the journal's enqueues keep open.
     let heldSequence = HeldSequenceFile()
-    /// Paths every enqueue uses, made once (a URL made per enqueue was a sixth of its
-    /// instructions, issue 30).
+    /// Paths every enqueue uses, made once (a URL made per enqueue was a large share
+    /// of its work).
     let paths: InboxPaths
 
     /// The default inbox name.

@@ -289,7 +289,7 @@ public final class SharedDefaults: @unchecked Sendable {
     /// A string; a number becomes its string value (123 → "123"). Nil otherwise.
     public func string(forKey defaultName: String) -> String? {
         // A stored string is answered from the decoded entry itself: going through
-        // `object(forKey:)` boxed it as `Any` and cast it back (issue 30). Anything
+        // `object(forKey:)` boxed it as `Any` and cast it back. Anything
         // else takes the same way as `object(forKey:)`, errors and defaults alike.
         do {
             let stored = try SharedDefaultsError.passingUp(path: fileURL.path) { try store.currentValue(forKey: defaultName) }

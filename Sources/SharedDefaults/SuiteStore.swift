@@ -34,8 +34,8 @@ final class SuiteStore: @unchecked Sendable {
     let format: PropertyListSerialization.PropertyListFormat
 
     /// A class, so that installing, retiring and reading it moves one reference:
-    /// as a struct, each hand-off copied and destroyed every field (a tenth of a
-    /// read after another process's save, callgrind, issue 30). Unchecked Sendable:
+    /// as a struct, each hand-off copied and destroyed every field (a noticeable
+    /// share of a read after another process's save). Unchecked Sendable:
     /// changed only under `lock` while current; once retired, only released.
     private final class Cache: @unchecked Sendable {
         /// The file the values came from, kept open; nil when there was no file.

@@ -6,7 +6,7 @@ import SharedDefaults
 import Testing
 import TestSupport
 
-/// Values that must reach a suite exactly or not at all (issue 23, B7 and B8),
+/// Values that must reach a suite exactly or not at all,
 /// through the built `appgroup`: U+FEFF in keys, integers between 2^63 and 2^64
 /// (which binary property lists hold in their 16-byte form), -0.0, NaN, infinities,
 /// reals that a decimal text cannot reach; and `export` then `import`, which must
@@ -27,7 +27,7 @@ import TestSupport
         return try PropertyListCodec.read(Data(contentsOf: file))
     }
 
-    // MARK: B7: U+FEFF
+    // MARK: U+FEFF
 
     @Test("import, export and plist --convert keep \"\\u{FEFF}k\" and \"k\" as two keys, from &#xFEFF; and from the character")
     func byteOrderMarkKeysStayTwoKeys() throws {
@@ -74,7 +74,7 @@ import TestSupport
         try fixture.fail(["defaults", "write", group, "half", #"( "\UD83D" )"#], status: 65, ["surrogate"])
     }
 
-    // MARK: B8: numbers
+    // MARK: Numbers
 
     @Test("import stores integers above Int64.max as integers (2^64-1 stays 18446744073709551615), and -0.0, NaN and infinities bit for bit")
     func importKeepsEveryNumber() throws {
@@ -168,7 +168,7 @@ import TestSupport
         #expect(after["moved"] == .dictionary(expected), "\(String(describing: after["moved"]))")
     }
 
-    // MARK: B8: export then import, a property test
+    // MARK: Export then import, a property test
 
     /// A seeded value of any kind a suite can hold, numbers at their edges included.
     static func value(_ rng: inout SeededGenerator, depth: Int) -> PropertyListTree {

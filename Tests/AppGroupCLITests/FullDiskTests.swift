@@ -8,7 +8,7 @@ import TestSupport
 /// The tool on a disk that is really full (a tmpfs in a mount namespace of its own).
 @Suite("appgroup on a full disk", .tags(.hostile, .multiprocess), .dedicatedThreads)
 struct FullDiskTests {
-    /// Issue 23, finding 3: `appgroup defaults delete` on a full disk. A save never
+    /// `appgroup defaults delete` on a full disk. A save never
     /// rewrites a suite in place (a crash would leave half a file): it writes the new,
     /// smaller file beside the old one and renames it over, so it needs room for that
     /// file. Where there is none it must say so, and what to do.

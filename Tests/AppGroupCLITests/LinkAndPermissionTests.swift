@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 11, finding 14 and the smaller finding: `list` never follows a symbolic
+/// `list` never follows a symbolic
 /// link (it shows it as one), and a root the user cannot read is reported with
 /// its errno, not as "no group is present".
 @Suite(.tags(.multiprocess, .hostile), .dedicatedThreads) struct LinkAndPermissionTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 11, finding 3's class in `appgroup defaults read`: a suite holding two
+/// Normalization twins in `appgroup defaults read`: a suite holding two
 /// keys that differ only in Unicode normalization (written by another program, as
 /// iOS keeps them: CFString compares code units) prints both, and reading one key
 /// prints that key's own value, never its twin's.

@@ -5,7 +5,7 @@ import PropertyLists
 import Testing
 import TestSupport
 
-/// Standard input is read up to its limit and no further (issue 23, B9): an endless
+/// Standard input is read up to its limit and no further: an endless
 /// pipe into `appgroup plist -` or `appgroup defaults import GROUP -` ends with the
 /// tool's error naming the 64 MiB limit, soon, in bounded memory, and changes nothing.
 @Suite(.tags(.multiprocess, .hostile)) struct StandardInputLimitTests {

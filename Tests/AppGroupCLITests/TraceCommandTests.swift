@@ -4,8 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `appgroup trace`: summarises and merges the per-process trace files of a device
-/// (issue 28), here written by appgroup itself run with `APPGROUP_TRACE`.
+/// `appgroup trace`: summarises and merges the per-process trace files of a device,
+/// here written by appgroup itself run with `APPGROUP_TRACE`.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct TraceCommandTests {
     @Test func summarisesAndMergesTwoProcessesTraces() throws {
         let fixture = try CLIFixture()

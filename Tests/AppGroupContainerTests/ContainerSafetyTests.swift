@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 extension MultiProcess {
-    /// Issue 11, findings 9 and 11: what stands inside a container root is checked
+    /// What stands inside a container root is checked
     /// at every write (no link followed below the root) and belongs to the user.
     @Suite("Container safety", .tags(.multiprocess, .hostile))
     struct ContainerSafety {
@@ -15,7 +15,7 @@ extension MultiProcess {
             try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdentifier: "ai.systenics.safety", applicationGroups: [Self.group]).environment
         }
 
-        /// Finding 9: a link planted at Library/Preferences after the process's
+        /// A link planted at Library/Preferences after the process's
         /// first save; its next save is refused and nothing lands outside the root.
         @Test("a link planted at Library/Preferences after a save is refused at the next save")
         func linkPlantedAfterOpen() throws {
@@ -42,7 +42,7 @@ extension MultiProcess {
             }
         }
 
-        /// Finding 11: a group directory made beforehand by another user, 0777.
+        /// A group directory made beforehand by another user, 0777.
         @Test("a container directory owned by another user is refused, in process and in a child process")
         func foreignGroupDirectory() throws {
             try withTemporaryDirectory { dir in

@@ -361,7 +361,7 @@ struct ReentrancyOwner {
         }
     }
 
-    /// Issue 30: a thread remembers the item it coordinated last and reuses its slot
+    /// A thread remembers the item it coordinated last and reuses its slot
     /// for the same URL string. Guards that memo: a URL that differs only in Unicode
     /// normalization, or has the same relative string against another base, is
     /// another item with another lock file, in whatever order one thread asks.

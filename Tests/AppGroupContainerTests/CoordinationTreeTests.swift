@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 23, part C and findings 10-12: the coordinator's lock and signal files
+/// The coordinator's lock and signal files
 /// live in a tree of the package's own (the device root's `.coordination`, or the
 /// user's private tree), never beside the items; whatever is planted at their
 /// paths (a FIFO, a hard link, another user's file) never hangs a coordination,

@@ -4,7 +4,7 @@ import AppGroupFoundation
 import Foundation
 import Testing
 
-/// The Darwin guarantee (issue 16, part 5): on Apple's platforms nothing in the
+/// The Darwin guarantee: on Apple's platforms nothing in the
 /// package reaches the real group containers, the real keychain or the user's real
 /// preferences unless a caller names that root itself. This machine builds for
 /// Linux only, so the Darwin branches are tested here as pure functions and by

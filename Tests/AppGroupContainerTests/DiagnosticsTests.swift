@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 15, part 4: the library writes to standard error only through a
+/// The library writes to standard error only through a
 /// diagnostics handler that a host can replace.
 @Suite("Diagnostics handler", .dedicatedThreads)
 struct DiagnosticsTests {

@@ -83,7 +83,7 @@ extension MultiProcess {
             }
         }
 
-        /// Issue 30: the inbox's drain writes a cursor at every delivery, beside the
+        /// The inbox's drain writes a cursor at every delivery, beside the
         /// logs it watches; those writes must not wake the watcher.
         @Test("appends watched by name: writes to the files `appending` accepts are reported (there at the start or made later, in this process or another), writes to the others are not")
         func appendsByName() throws {
@@ -137,7 +137,7 @@ extension MultiProcess {
             }
         }
 
-        /// Issue 30: one inotify event per appended record woke the watcher's thread and
+        /// One inotify event per appended record must not wake the watcher's thread and
         /// the drain for nearly every record of a stream.
         @Test("a stream of appends is reported in gathered sets, at most one per appendCoalescing after the first, and its last write is always reported")
         func appendsCoalesce() throws {

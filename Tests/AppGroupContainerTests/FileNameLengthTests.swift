@@ -3,7 +3,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 
-/// Issue 11, finding 13: the rule that fits a name derived from a valid identifier
+/// The rule that fits a name derived from a valid identifier
 /// (a lock file, a temporary) into the 255-byte limit of a file name. (The longest
 /// names with real processes writing: SharedDefaultsTests' LongNameTests.)
 @Suite("Names at their length limits: the shortening rule", .dedicatedThreads)

@@ -9,7 +9,7 @@ extension MultiProcess {
     /// names the locked inode) and paths compared by their bytes.
     @Suite("Lock identity", .tags(.multiprocess))
     struct LockIdentity {
-        /// Issue 11, finding 2: two processes x 1,500 increments while a third
+        /// Two processes x 1,500 increments while a third
         /// keeps replacing the directory holding the lock file with a copy (under
         /// the lock, keeping the old directory, so the old lock file stays linked).
         /// A waiter that woke on the old lock file must notice and lock again.
@@ -64,7 +64,7 @@ extension MultiProcess {
         static let composed = "caf\u{E9}"
         static let decomposed = "cafe\u{301}"
 
-        /// Finding 3's class in the coordinator: the two spellings are equal Strings
+        /// Normalization twins in the coordinator: the two spellings are equal Strings
         /// but two files, with two lock files.
         @Test("an NFD path inside a coordination of its NFC twin takes its own lock")
         func normalizationTwinsNestInOneThread() throws {

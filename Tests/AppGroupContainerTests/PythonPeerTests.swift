@@ -95,7 +95,7 @@ extension MultiProcess {
             }
         }
 
-        /// Finding 13: a peer derives the same shortened lock name from the specification's rule.
+        /// A peer derives the same shortened lock name from the specification's rule.
         @Test("Python derives the same lock file as Swift for a 255-byte name, and both exclude each other on it")
         func pythonAgreesOnLongLockNames() throws {
             try withTemporaryDirectory { dir in

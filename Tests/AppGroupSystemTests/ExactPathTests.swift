@@ -5,7 +5,7 @@ import Testing
 import AppGroupSystem
 import TestSupport
 
-/// Finding 3's class in path checks: a directory whose name differs only in
+/// Normalization twins in path checks: a directory whose name differs only in
 /// Unicode normalization from an allowed one is another directory.
 @Suite("Paths compared by bytes", .tags(.hostile), .dedicatedThreads)
 struct ExactPathTests {

@@ -3,7 +3,7 @@ import Testing
 import AppGroupSystem
 import TestSupport
 
-/// The trace's merge and writer on events made here (issue 28): a post heard by
+/// The trace's merge and writer on events made here: a post heard by
 /// two observers gets two arrows; events recorded about another process land on
 /// that process's track, named.
 @Suite struct TraceMergeTests {

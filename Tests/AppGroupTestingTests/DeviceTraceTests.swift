@@ -6,7 +6,7 @@ import SharedDefaults
 import Testing
 import TestSupport
 
-/// Issue 28: a traced device's timeline, with real processes. Every trace these
+/// A traced device's timeline, with real processes. Every trace these
 /// tests write goes through ``TraceValidator`` (the format's rules), and the share
 /// flow's story is read back from it.
 @Suite(.tags(.multiprocess), .serialized, .dedicatedThreads)

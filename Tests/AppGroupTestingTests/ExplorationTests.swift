@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 28: the exploring scheduler finds a read-modify-write split across two
+/// The exploring scheduler finds a read-modify-write split across two
 /// coordinations (two targets each add one; one increment is lost when both read
 /// before either writes) on every seed, replays the failing order from its seed,
 /// and passes the correct version on every schedule. Real processes: the app and

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 28: a signal's post and its delivery are coordinated steps of an
+/// A signal's post and its delivery are coordinated steps of an
 /// exploring device. The ordering bug: the share extension posts its Darwin
 /// notification before it saves the note, and the app, woken, reads the old one.
 /// An ordinary run shows it when the app's read lock happens to come before the

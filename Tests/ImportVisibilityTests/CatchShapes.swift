@@ -57,7 +57,7 @@ struct CatchShapes {
         return seen
     }
 
-    /// The lifecycle's public throwing calls (issue 25), in the same shape: compiled,
+    /// The lifecycle's public throwing calls, in the same shape: compiled,
     /// and run on a process launched with no target, which each refuses.
     static func lifecycleShapes(_ device: SimulatedDevice, _ process: LaunchedProcess) throws -> [String] {
         var seen: [String] = []

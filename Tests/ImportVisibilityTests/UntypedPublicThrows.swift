@@ -43,6 +43,6 @@ struct UntypedPublicThrows {
             found += Self.violations(in: text).map { "\(url.path): \($0.trimmingCharacters(in: .whitespaces))" }
         }
         #expect(scanned > 100, "the scan read \(scanned) files under \(Self.sources.path)")
-        #expect(found.isEmpty, "declare these with plain `throws` and document the error type (CONTRIBUTING.md, typed throws): \(found)")
+        #expect(found.isEmpty, "declare these with plain `throws` and document the error type (ARCHITECTURE.md, typed throws): \(found)")
     }
 }

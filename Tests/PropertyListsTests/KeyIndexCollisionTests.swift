@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 14: dictionaries index their keys with a cheap seeded hash. Keys crafted
+/// Dictionaries index their keys with a cheap seeded hash. Keys crafted
 /// to collide under it must cost no more than SipHash would, and must never be
 /// confused with one another.
 @Suite("Dictionary key index under colliding keys", .tags(.hostile), .dedicatedThreads)

@@ -3,7 +3,7 @@ import PropertyLists
 import Testing
 import TestSupport
 
-/// The plain-entries check (`BinaryPropertyListPlainEntries.swift`, issue 30) is a
+/// The plain-entries check (`BinaryPropertyListPlainEntries.swift`) is a
 /// second implementation of the general check for the commonest suites: it may
 /// leave any file to the general check, but a file it accepts must be one the
 /// general check accepts, with the same value found for every key. Every mismatch

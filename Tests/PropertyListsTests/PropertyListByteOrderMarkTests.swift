@@ -2,7 +2,7 @@ import Foundation
 import PropertyLists
 import Testing
 
-/// U+FEFF inside strings (issue 23, B7). Only a byte-order mark at the very start of
+/// U+FEFF inside strings. Only a byte-order mark at the very start of
 /// an XML document is a mark; as Apple's CFPropertyList does, a U+FEFF in a string's
 /// content (first, inside, or alone) is a character like any other, so "\u{FEFF}k"
 /// and "k" are two keys in every format, and every reader gives back what the writer wrote.

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A suite read after another process's save checks the whole file and decodes one
-/// value (issue 14, part 4). These tests hold that path to the full reader: the check
+/// value. These tests hold that path to the full reader: the check
 /// refuses exactly what a full read refuses, and a key read alone is exactly the
 /// value the full read gives it (seeded values: PropertyListLookupTests; through a
 /// suite: SharedDefaultsTests' HostileSuiteFileTests).

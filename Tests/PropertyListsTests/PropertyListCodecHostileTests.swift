@@ -3,7 +3,7 @@ import PropertyLists
 import Testing
 import TestSupport
 
-/// Issue 11, finding 3's codec on hostile bytes: every input gives a value or a
+/// The codec on hostile bytes: every input gives a value or a
 /// typed PropertyListError, never a crash, a hang or unbounded memory. (Through a
 /// suite, a corrupt-suite diagnosis, and stored Data handed to the Codable and URL
 /// readers, an error or nil: SharedDefaultsTests' HostileSuiteFileTests.)

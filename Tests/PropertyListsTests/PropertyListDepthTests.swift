@@ -3,7 +3,7 @@ import PropertyLists
 import Testing
 import TestSupport
 
-/// Issue 11, finding 5, and issue 14: the package's codec (``PropertyListCodec``),
+/// The package's codec (``PropertyListCodec``),
 /// which reads every file of the package, bounds nesting in every format with
 /// constant stack (the screen that once stood before Foundation's parser is gone
 /// with that parser).

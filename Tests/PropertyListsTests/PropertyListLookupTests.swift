@@ -3,7 +3,7 @@ import PropertyLists
 import Testing
 
 /// A key read alone from a checked file (a suite's first read after another
-/// process's save, issue 14 part 4) against the full read, on the seeded values of
+/// process's save) against the full read, on the seeded values of
 /// ``PropertyListCodecTests``.
 @Suite("One-key reads against the full read", .dedicatedThreads)
 struct PropertyListLookupTests {

@@ -6,7 +6,7 @@ import ShareInbox
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 27, item 2: ShareFlowDemo's extension started by the simulated share sheet
+/// ShareFlowDemo's extension started by the simulated share sheet
 /// (its ShareViewController, through ExtensionMain.run) queues what it was given, and
 /// the app role receives it, file included.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct ShareSheetToDemoTests {

@@ -16,7 +16,7 @@ struct EnqueueOrderTests {
         let journal = inbox.directory.appendingPathComponent("Journal").path
         let sequence = inbox.directory.appendingPathComponent("Sequence").path
         let (calls, _) = try FaultInjection.trace { try inbox.enqueue(SharedItem(title: "t")) }
-        // Appended to the writer's journal log under the sequence lock (issue 14, part 5).
+        // Appended to the writer's journal log under the sequence lock.
         let created = Trace.first(calls) { $0.call == .fsync && $0.path == journal }
         let stored = Trace.first(calls) { $0.call == .pwrite && $0.path == sequence }
         let append = Trace.first(calls) { $0.call == .write && $0.path.hasPrefix(journal + "/") && $0.path.hasSuffix(".log") }

@@ -5,7 +5,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 30: an instance keeps the inbox's `Sequence` file open across its journal
+/// An instance keeps the inbox's `Sequence` file open across its journal
 /// enqueues. A file put in its place (an atomic save, a removal, a directory
 /// planted) must be the one read by the next enqueue, never the held one.
 @Suite("Held sequence file", .tags(.hostile), .dedicatedThreads)

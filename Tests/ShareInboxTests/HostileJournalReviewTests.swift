@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 14, part 5, hostile review: the journal attacked where its neighbours
+/// The journal attacked where its neighbours
 /// meet it (the consumer lock file, the `Journal/` directory itself, a handler
 /// that drains or enqueues again), looking for items lost, repeated, or stuck.
 @Suite("Hostile journal review", .tags(.hostile, .multiprocess), .dedicatedThreads)

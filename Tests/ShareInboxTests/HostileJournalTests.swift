@@ -7,7 +7,7 @@ import AppGroupSystem
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 14, part 5: the share inbox's journal (`Journal/<pid>-<hex>.log`) attacked
+/// The share inbox's journal (`Journal/<pid>-<hex>.log`) attacked
 /// as an outsider would: crafted records, cursors and entries, a log moved away
 /// between two enqueues, thousands of logs. Each case: no crash, no hang, what is
 /// unreadable copied to `Quarantine/`, everything readable delivered.

@@ -5,7 +5,7 @@ import Testing
 @testable import ShareInbox
 import TestSupport
 
-/// The enqueue's hand-written codings (issue 14, part 5) against what they replace:
+/// The enqueue's hand-written codings against what they replace:
 /// the item record against `JSONEncoder`, the sequence line's parser against the
 /// split-based one it replaced.
 @Suite("Inbox encodings", .dedicatedThreads)
@@ -70,7 +70,7 @@ struct InboxEncodingTests {
     }
 }
 
-/// Issue 30: the drain's reader of the records this writer writes, against
+/// The drain's reader of the records this writer writes, against
 /// `JSONDecoder`: it takes only bytes the decoder reads as the same record.
 @Suite("Inbox canonical record reader", .dedicatedThreads)
 struct InboxCanonicalRecordTests {

@@ -5,7 +5,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 30's flaky in-process journal tests: a child forked by another thread
+/// Why in-process journal tests failed now and then: a child forked by another thread
 /// (another test's probe) holds copies of every descriptor until it execs, and an
 /// OFD lock belongs to the open file description those copies share. A lock the
 /// inbox let go of only by closing its descriptor stayed held by the child, so the

@@ -8,7 +8,7 @@ import TestSupport
 /// The inbox on a disk that is really full (a tmpfs in a mount namespace of its own).
 @Suite("Inbox on a full disk", .tags(.hostile, .multiprocess), .serialized, .dedicatedThreads)
 struct InboxFullDiskTests {
-    /// Issue 23, finding 3: on a full disk a drain must still deliver, and so free
+    /// On a full disk a drain must still deliver, and so free
     /// the space: a journal item's delivery needs no new block (its cursor was
     /// written whole when made), and what cannot be done for want of space (a
     /// cursor not made yet, a copy to Quarantine/) waits for a later drain.

@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 14, part 5: the journal with real processes. Four extensions enqueue
+/// The journal with real processes. Four extensions enqueue
 /// (every third item with an attachment, so journal records and items in `Items/`
 /// interleave) while two app processes drain, each sometimes draining again inside
 /// its handler: every item is delivered exactly once, and within one drain in

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 import DeviceTestSupport
 
-/// Issue 14, part 5: an enqueue stages its item where no drainer reads it (a hidden
+/// An enqueue stages its item where no drainer reads it (a hidden
 /// file in `Items/`, or a directory in `Staging/` for an item with attachments) and
 /// publishes it with one rename. Here a real process is SIGKILLed just before each
 /// of its enqueue's system calls in turn: every item whose publishing rename ran is

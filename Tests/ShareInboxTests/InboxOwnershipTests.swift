@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 11, finding 11's class in the share inbox: the inbox makes directories of
+/// Directories another user made, in the share inbox: the inbox makes directories of
 /// its own below the container (`Library/Application Support/Inbox` and its
 /// `Items`, `Staging`, `Claims`, `Quarantine`). One made beforehand by another user,
 /// or writable by others, would let that user plant or take items: refused, or

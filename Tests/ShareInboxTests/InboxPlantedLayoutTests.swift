@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 23, finding 5: something planted where one of the inbox's own entries
+/// Something planted where one of the inbox's own entries
 /// belongs (`Journal/`, `Items/`, `Staging/`, `Claims/`, `Quarantine/`, the
 /// `Sequence` file) must never stop the inbox: opening it (`ShareInbox.init`), an
 /// enqueue and a drain set the thing aside in `Quarantine/` (never following it)

@@ -6,7 +6,7 @@ import ShareInbox
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 11's inbox findings, each with the real ShareFlowDemo binary: kills at two
+/// The inbox's recovery, each case with the real ShareFlowDemo binary: kills at two
 /// moments in a row, crafted sequence numbers, items that cannot be removed or read,
 /// and attachments the app could not take. Serialized: each runs several processes.
 @Suite(.tags(.multiprocess, .hostile), .serialized, .dedicatedThreads) struct InboxRecoveryProcessTests {

@@ -5,7 +5,7 @@ import ShareInbox
 import Testing
 import DeviceTestSupport
 
-/// Issue 11, finding 1's class in the share inbox: code run inside a drain's
+/// Re-entrancy in the share inbox: code run inside a drain's
 /// handler that uses the same inbox (or another instance of it) again. A nested
 /// drain or enqueue must neither deliver an item twice nor lose one.
 @Suite("Inbox re-entrancy", .dedicatedThreads)

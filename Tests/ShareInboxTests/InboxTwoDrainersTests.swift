@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 23, finding 6: the app and its widget drain one inbox at once. Only one
+/// The app and its widget drain one inbox at once. Only one
 /// drain delivers the journal (the consumer lock is non-blocking; the other
 /// delivers `Items/` only), and it never passes a journal number it has not
 /// measured: every enqueued number is delivered once, under that number, in

@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 23, finding 4: nothing unchecked moves the inbox's counter, and nothing
+/// Nothing unchecked moves the inbox's counter, and nothing
 /// planted (a whole, checked record or an item in `Items/` numbered at the end of
 /// the counter) bricks every writer: such a number is not believed, its item is
 /// kept under a fresh one. Only the `Sequence` file itself, set by hand near its

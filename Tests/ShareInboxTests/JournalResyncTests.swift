@@ -6,7 +6,7 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 23, finding 1: bytes a foreign process appends to a live writer's journal
+/// Bytes a foreign process appends to a live writer's journal
 /// log must cost only themselves. The drain resynchronises on the next whole,
 /// checksummed record (a record's header carries its own checksum, so a length is
 /// believed only once its header checks), whatever the fragment claims: a length

@@ -7,7 +7,7 @@ import AppGroupSystem
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 23, finding 2: a transient error (EMFILE, ENFILE, ENOMEM, EINTR, EIO) is
+/// A transient error (EMFILE, ENFILE, ENOMEM, EINTR, EIO) is
 /// never taken for damage. A drain short of descriptors leaves every log and item
 /// where it is (skipped for this drain, with a warning) and never records a
 /// delivery it cannot make; nothing goes to `Quarantine/`.

@@ -6,7 +6,7 @@ import DeviceTestSupport
 import TestSupport
 @testable import ShareInbox
 
-/// Issue 30, item 1: a durable writer's journal log is written ahead with zeros and
+/// A durable writer's journal log is written ahead with zeros and
 /// its records written over them, so that an enqueue's fdatasync changes no size.
 /// Readers find the records' end by their headers. Here: the log's shape on disk,
 /// a drain across the log's growth, bytes of another process past the zeros

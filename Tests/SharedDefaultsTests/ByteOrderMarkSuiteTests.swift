@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import SharedDefaults
 
-/// U+FEFF inside keys through a suite (issue 23, B7): "\u{FEFF}k" and "k" are two
+/// U+FEFF inside keys through a suite: "\u{FEFF}k" and "k" are two
 /// keys, in the file and read back by another instance. The codec's own tests of the
 /// same spellings are PropertyListsTests' PropertyListByteOrderMarkTests.
 @Suite("Suite keys holding U+FEFF", .dedicatedThreads)

@@ -6,7 +6,7 @@ import Testing
 @testable import SharedDefaults
 import TestSupport
 
-/// Issue 27, item 3: CFPreferences and UserDefaults on one group suite, from two
+/// CFPreferences and UserDefaults on one group suite, from two
 /// processes (DefaultsProbe's CFPreferencesCommands.swift and UserDefaultsCommands.swift).
 @Suite("CFPreferences across processes", .tags(.multiprocess), .serialized, .dedicatedThreads)
 struct CFPreferencesProcessTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import SharedDefaults
 import TestSupport
 
-/// Numbers reach a suite exactly or not at all (issue 23, B8): an integer above
+/// Numbers reach a suite exactly or not at all: an integer above
 /// Int64.max (which Apple's NSNumber holds and binary property lists store in their
 /// 16-byte form) stays that integer, never a real; reals keep their bits.
 @Suite(.dedicatedThreads) struct ExactNumberTests {

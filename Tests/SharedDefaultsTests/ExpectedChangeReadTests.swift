@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// A suite whose last read found another process's save opens its file at once on
-/// the next read (open and fstat, no lstat first; SuiteStore's `expectingChange`,
-/// issue 30). Those reads must see every new value another process saved, answer
+/// the next read (open and fstat, no lstat first; SuiteStore's `expectingChange`).
+/// Those reads must see every new value another process saved, answer
 /// from the cache when nothing changed after all, and meet a removed file, a link
 /// or a FIFO planted at the suite's path exactly as a read that takes the lstat first.
 @Suite("Reads that expect another process's save", .tags(.multiprocess, .hostile), .serialized, .dedicatedThreads)

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 import DeviceTestSupport
 
-/// Hostile property lists through a suite (issue 11, finding 3; issue 14, part 4): a
+/// Hostile property lists through a suite: a
 /// hostile suite file is a corrupt-suite diagnosis and the next write moves it aside;
 /// hostile Data stored under a key gives the Codable and URL readers an error or nil;
 /// a damaged value elsewhere in a file another writer saved is reported on reading an

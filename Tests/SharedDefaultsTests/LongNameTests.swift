@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 import DeviceTestSupport
 
-/// Issue 11, finding 13: every name derived from a valid identifier or suite name
+/// Every name derived from a valid identifier or suite name
 /// (the suite file, its lock file, its temporaries) fits the 255-byte limit of a
 /// file name, at the longest valid group identifier and suite name, with real
 /// processes writing at once; and the shortened lock still excludes.

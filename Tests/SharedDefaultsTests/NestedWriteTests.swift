@@ -5,7 +5,7 @@ import Testing
 @testable import SharedDefaults
 import TestSupport
 
-/// Issue 11, finding 1: a write made inside an `update` or `transaction` closure
+/// A write made inside an `update` or `transaction` closure
 /// (the suite's lock is re-entrant on the thread) must never be committed and
 /// then overwritten by the outer commit. Real files and locks; a fresh
 /// instance reads the file afterwards, so no cache can hide a loss.

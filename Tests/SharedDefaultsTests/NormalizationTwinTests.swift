@@ -5,7 +5,7 @@ import Testing
 @testable import SharedDefaults
 import TestSupport
 
-/// Issue 11, finding 3: keys that differ only in Unicode normalization are two
+/// Keys that differ only in Unicode normalization are two
 /// keys on Apple's platforms (CFString dictionaries compare code units) and must
 /// stay two here, through every write, whoever wrote them.
 @Suite("Keys that differ only in Unicode normalization", .tags(.multiprocess, .python), .serialized, .dedicatedThreads)

@@ -5,7 +5,7 @@ import Testing
 @testable import SharedDefaults
 import TestSupport
 
-/// Issue 11, finding 1's class: callbacks that run while the suite's lock is held.
+/// Callbacks that run while the suite's lock is held.
 /// An observer's handler may block on the suite's write lock; the thread holding
 /// it (inside a transaction) must still be able to cancel an observation.
 @Suite("Observers and writes nested in transactions", .dedicatedThreads)

@@ -6,9 +6,9 @@ import Testing
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 14: a read after another process's save opens the suite with one
+/// A read after another process's save opens the suite with one
 /// openat2(2) that follows no link (instead of a walk from the root, directory by
-/// directory). These check that it keeps issue 11's guarantees: a link planted
+/// directory). These check that it keeps the walk's guarantees: a link planted
 /// below the root is refused at the re-read, even when the link leads to a valid
 /// suite file; a root reached through a link (allowed, as configured) still reads,
 /// and still refuses a link below it.

@@ -4,7 +4,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 @testable import SharedDefaults
-// The emulator's UserDefaults in place of Foundation's, in this file (issue 12, part 2).
+// The emulator's UserDefaults in place of Foundation's, in this file.
 import class SharedDefaults.UserDefaults
 import TestSupport
 

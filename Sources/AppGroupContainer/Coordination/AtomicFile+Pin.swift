@@ -82,9 +82,8 @@ extension AtomicFile {
     /// function opens it (no link followed, no FIFO waited on, nothing over
     /// `limit`) and its identity taken from the descriptor's fstat; when it is still
     /// `identity`, the descriptor is closed and nothing is read. One path walk
-    /// (the open) where an lstat and then the open take two: a re-read after another
-    /// process's save spent a fifth of its time in the lstat (issue 30). Nil when no
-    /// file is there.
+    /// (the open) where an lstat and then the open take two: the lstat was a large
+    /// share of a re-read after another process's save. Nil when no file is there.
     package static func readPinned(atPath path: String, below root: ContainerRoot?, unlessIdentity identity: Identity?,
                                    limit: Int64 = defaultReadLimit, standard: Bool = false) throws(AppGroupError) -> PinnedRead? {
         guard let (fd, st) = try openRegular(path, below: root, limit: limit, standard: standard) else { return nil }
@@ -101,8 +100,8 @@ extension AtomicFile {
 
     /// True when `path` is absolute and standard (no empty, `.` or `..` component,
     /// no trailing slash): what ``readPinned(atPath:below:limit:standard:)`` may
-    /// then be told instead of scanning it at each read (a tenth of the work of a
-    /// read of a small suite after another process's save, issue 30).
+    /// then be told instead of scanning it at each read (a noticeable share of a
+    /// read of a small suite after another process's save).
     package static func isStandardPath(_ path: String) -> Bool {
         PathScan(path).isStandardAbsolute
     }

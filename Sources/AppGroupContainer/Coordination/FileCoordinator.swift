@@ -283,8 +283,8 @@ package struct FileCoordinator: Sendable {
         }
         // The item this thread coordinated last, again (a suite's writes): the same
         // URL string byte for byte, so the same path and slot, without making the
-        // path or hashing it into the table (those were a third of an uncontended
-        // coordination, issue 30). Only what the table gave is remembered.
+        // path or hashing it into the table (a large share of an uncontended
+        // coordination). Only what the table gave is remembered.
         let stack = resolvingLinks ? nil : HeldLocks.threadStack
         if let last = stack?.lastItem, url.baseURL == nil, last.lockFiles == lockFiles, ExactPath.same(last.url, url.relativeString) {
             return Item(url: url, path: last.path, slot: last.slot)

@@ -27,7 +27,7 @@ import AppGroupSystem
 /// takes part. The kernel drops a dead process's locks, SIGKILL included.
 ///
 /// A value, not an object: each coordination takes one, and allocating and freeing
-/// it was a twentieth of an uncontended coordination (issue 30). Release it once.
+/// it would weigh on an uncontended coordination. Release it once.
 package struct FileLock: Sendable {
     package enum Mode: Int32, Sendable {
         case shared = 1

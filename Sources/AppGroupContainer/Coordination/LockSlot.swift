@@ -262,7 +262,7 @@ enum IdleLockDescriptors {
     static let budget = 64
     /// Places taken. Changed by compare-and-swap, not under a mutex: every
     /// uncontended coordination takes a place and gives it back, and two mutexes
-    /// a coordination were a tenth of its work (callgrind, issue 30). Allocated
+    /// a coordination would be a large share of its work. Allocated
     /// once and never freed, so its address is stable for the atomics.
     nonisolated(unsafe) private static let count: UnsafeMutablePointer<UInt64> = {
         let word = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)

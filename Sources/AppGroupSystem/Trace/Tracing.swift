@@ -43,7 +43,7 @@ package enum Tracing {
 
     /// The kinds of event, each the category of its events in the trace. A new kind
     /// of traced event is a new case here and one call at its site
-    /// (CONTRIBUTING.md, "A new traced event").
+    /// (ARCHITECTURE.md, "A new traced event").
     package enum Kind: String, Sendable, CaseIterable {
         /// Waiting for a coordination lock (args: mode, lock file).
         case lockWait = "lock.wait"

@@ -38,7 +38,7 @@ func coordinatorCase(_ run: BenchmarkRun) throws -> CaseResult {
     // locking, so a lock on a replaced file is never trusted, and one per place
     // the search looks at, so a tree that appeared or went is never missed) costs
     // more than the lock itself, and no correct participant can skip it. At most
-    // 1.5x since issue 30 (2x before).
+    // 1.5x.
     result.ratios.append(Ratio("coordinate(writing) / the protocol's system calls", coordinated.medianNs / checked.medianNs, atMost: 1.5))
     result.ratios.append(Ratio(report: "coordinate(writing) / bare OFD lock", coordinated.medianNs / bare.medianNs))
 

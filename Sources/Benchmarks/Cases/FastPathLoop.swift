@@ -4,8 +4,8 @@ import SharedDefaults
 
 /// Child role `fast-paths --count N`: N uncontended coordinate(readingItemAt:) and N
 /// reads of an unchanged SharedDefaults key, untimed: the workload for counting
-/// instructions with callgrind in two builds (issue 28: tracing compiled in and
-/// off against the build without it; BENCHMARKS.md). No tracing call of its own,
+/// instructions with callgrind in two builds (tracing compiled in and off against
+/// the build without it; BENCHMARKS.md). No tracing call of its own,
 /// so the same file builds on a tree without the trace.
 func fastPathsChild(_ options: Options) throws {
     let count = (try? options.int("count")) ?? 20_000

@@ -14,8 +14,8 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     // The floor runs just before and just after the inbox, and counts as the
     // average of the two, so that a change of load on the machine weighs on both.
     let floorBefore = try floorRate(run, total: total, processes: extensions)
-    // The SQLite peer too (issue 30), its synchronous=FULL rate the average of a run
-    // before and a run after the inbox.
+    // The SQLite peer too (the queue a team would pick instead), its
+    // synchronous=FULL rate the average of a run before and a run after the inbox.
     let sqliteRoot = try run.scratch("inbox-sqlite")
     guard let container = try BenchIdentity.resolver(root: sqliteRoot).containerURL(forSecurityApplicationGroupIdentifier: BenchIdentity.group) else {
         throw BenchmarkError.child("no container for \(BenchIdentity.group) under \(sqliteRoot.path)")
@@ -44,7 +44,7 @@ func inboxCase(_ run: BenchmarkRun) throws -> CaseResult {
     let rate = Double(total) / seconds
     let floor = (floorBefore + (try floorRate(run, total: total, processes: extensions))) / 2
     // Reported beside it: the same publications numbered under one lock, as an
-    // ordered queue must number them (issue 14, part 5).
+    // ordered queue must number them.
     let numberedFloor = try floorRate(run, total: total, processes: extensions, numbered: true)
     let sqliteAfter = try SQLitePeer.rate(run, database: database, total: total, writers: extensions, synchronous: "FULL")
     // For information only, so left out of a smoke run (--scale below 0.1), where

@@ -2,7 +2,7 @@ import AppGroupContainer
 import Foundation
 import SharedDefaults
 
-/// Case 12 (issue 28): what the timeline trace costs. Off (the default), a traced
+/// Case 12: what the timeline trace costs. Off (the default), a traced
 /// site is one relaxed atomic load and a branch; on, an event is two clock reads
 /// and one append. The fast paths are timed in turns with tracing off and on; the
 /// comparison with a build without the trace is by instruction count (callgrind on

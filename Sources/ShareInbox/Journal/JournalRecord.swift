@@ -63,8 +63,8 @@ enum JournalRecord {
     /// otherwise. It says nothing of the payload (see ``isWhole(_:payload:)``).
     static func header(_ bytes: Data) -> Header? {
         guard bytes.count >= legacyHeaderSize else { return nil }
-        // Over the bytes in place: Data's subscripts made a drain's header checks a
-        // sixth of its instructions (issue 30).
+        // Over the bytes in place: through Data's subscripts the header checks were
+        // a large share of a drain's work.
         return bytes.withUnsafeBytes { raw -> Header? in
             guard raw[0] == magic[0], raw[1] == magic[1], raw[2] == magic[2] else { return nil }
             let current: Bool

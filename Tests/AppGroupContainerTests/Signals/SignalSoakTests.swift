@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 26's bad input: "thousands of observers and posts a second do not grow
+/// Bad input: "thousands of observers and posts a second do not grow
 /// memory without bound", and a crashed observer never blocks a post. Observer
 /// processes (SignalProbe observe-many) hold thousands of registrations on one
 /// device's table while this process posts at a high rate; a few observers are

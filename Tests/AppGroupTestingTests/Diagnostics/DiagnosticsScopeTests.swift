@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import XCTest
 
-/// Issue 29, item 4: a diagnostic names the simulated target and its device (not the
+/// A diagnostic names the simulated target and its device (not the
 /// test bundle), and a test silences the kinds it provokes on purpose, for itself
 /// only: its task, the tasks it starts, the processes its devices start.
 @Suite(.tags(.multiprocess), .simulatedDevices) struct DiagnosticsScopeTests {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 29, item 3: a host executable older than its target's sources is reported
+/// A host executable older than its target's sources is reported
 /// (after an edit, `swift test --skip-build` would run the code of the last build).
 /// On a package laid out as SwiftPM lays it out, with a real executable file.
 @Suite struct StaleExecutableTests {

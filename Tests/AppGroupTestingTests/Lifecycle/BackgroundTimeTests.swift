@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 3: background time holds off suspension until it ends or expires;
+/// Background time holds off suspension until it ends or expires;
 /// at expiry the expiration handler runs before the suspension.
 @Suite(.tags(.multiprocess)) struct BackgroundTimeTests {
     @Test func anExpiringActivityThatFinishesInTimeDelaysTheSuspension() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 2: 0xdead10cc. A target suspended while it holds a lock on a
+/// 0xdead10cc. A target suspended while it holds a lock on a
 /// file in an App Group container is killed, and the kill is recorded with the
 /// file and the kind of lock; a lock in its own data container, or none, is fine.
 @Suite(.tags(.multiprocess, .killed)) struct DeadlockKillTests {

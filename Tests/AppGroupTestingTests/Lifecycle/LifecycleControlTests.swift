@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 1: a test drives a launched target through iOS's lifecycle, and
+/// A test drives a launched target through iOS's lifecycle, and
 /// the target's process is told first with Apple's notification names.
 @Suite(.tags(.multiprocess)) struct LifecycleControlTests {
     @Test func anAppIsToldThenSuspendedResumedAndTerminated() async throws {

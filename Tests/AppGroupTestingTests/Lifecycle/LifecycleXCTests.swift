@@ -3,7 +3,7 @@ import DeviceTestSupport
 import Foundation
 import XCTest
 
-/// The lifecycle in XCTest's form (issue 25): the classic 0xdead10cc and the
+/// The lifecycle in XCTest's form: the classic 0xdead10cc and the
 /// background-suspend-resume-terminate script, with synchronous waits.
 final class LifecycleXCTests: XCTestCase {
     func launchProbe(_ arguments: [String], as target: SimulatedTarget, on device: SimulatedDevice) throws -> LaunchedProcess {

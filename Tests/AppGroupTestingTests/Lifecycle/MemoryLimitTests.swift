@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 4: a target whose footprint passes its limit is killed as jetsam
+/// A target whose footprint passes its limit is killed as jetsam
 /// kills it, and the kill is recorded with the limit and the footprint.
 @Suite(.tags(.multiprocess, .killed)) struct MemoryLimitTests {
     @Test(arguments: [MemoryEnforcement.samplingWatchdog, .automatic])

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 5 (the lock half): a lock the rule let a suspended target keep
+/// A lock the rule let a suspended target keep
 /// blocks everyone else, as on iOS, and the waiter's timeout names the suspended holder.
 @Suite(.tags(.multiprocess)) struct SuspendedHolderTests {
     @Test func aSuspendedHoldersLockBlocksAndTheTimeoutNamesIt() async throws {

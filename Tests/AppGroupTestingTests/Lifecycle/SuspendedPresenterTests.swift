@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 25, item 5 (the presenter half): an NSFilePresenter of a suspended target
+/// An NSFilePresenter of a suspended target
 /// does not block a coordinated write in another target (iOS since 8.2); its
 /// request waits until the target resumes, then reaches it.
 @Suite(.tags(.multiprocess), .simulatedDevices) struct SuspendedPresenterTests {

@@ -7,7 +7,7 @@ import SharedDefaults
 import TestSupport
 import Testing
 
-/// Issue 25: a storm of suspensions at random points of SharedDefaults saves and
+/// A storm of suspensions at random points of SharedDefaults saves and
 /// inbox enqueues. Whatever point a suspension hits, nothing a writer acknowledged
 /// is lost, and the device's verdict follows the rule: a writer killed held a lock
 /// in the device's containers (it is reported with them), one left suspended held none.

@@ -6,7 +6,7 @@ import XCTest
 import DeviceTestSupport
 import TestSupport
 
-/// Issue 25 item 6: a failed test's output shows how its device's targets ended.
+/// A failed test's output shows how its device's targets ended.
 /// The failing tests run as children (this test bundle started again on one
 /// scenario, as KeepDeviceTests does): a widget target crashes with its last words
 /// on standard error, then the test fails; the child's output must carry the

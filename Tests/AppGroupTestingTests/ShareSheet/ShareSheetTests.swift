@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, item 2: the simulated share sheet hands a real, sandboxed extension
+/// The simulated share sheet hands a real, sandboxed extension
 /// process its input items and learns how the request ended.
 @Suite(.simulatedDevices, .tags(.multiprocess))
 struct ShareSheetTests {
