@@ -73,27 +73,27 @@ let package = Package(
 
         // Helper processes for the multi-process tests: each does one thing to real
         // files with real locks on command, so tests race real processes.
-        .target(name: "ProbeSupport"),
-        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"]),
-        .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ProbeSupport"]),
-        .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"]),
+        .target(name: "ProbeSupport", path: "Tests/Probes/ProbeSupport"),
+        .executableTarget(name: "AppGroupProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"], path: "Tests/Probes/AppGroupProbe"),
+        .executableTarget(name: "DefaultsProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "ProbeSupport"], path: "Tests/Probes/DefaultsProbe"),
+        .executableTarget(name: "KeychainProbe", dependencies: ["AppGroupContainer", "SharedKeychain", "ProbeSupport"], path: "Tests/Probes/KeychainProbe"),
         // Identity-scope scenarios in a process of their own, where no other test's scope is live.
-        .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
+        .executableTarget(name: "ScopeProbe", dependencies: ["AppGroupContainer", "SharedDefaults", "SharedKeychain", "ProbeSupport"], path: "Tests/Probes/ScopeProbe"),
         // A target's process for the sandbox tests: reads, writes and reports what Foundation answers.
-        .target(name: "CSandboxProbe"),
-        .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation", "CSandboxProbe"]),
+        .target(name: "CSandboxProbe", path: "Tests/Probes/CSandboxProbe"),
+        .executableTarget(name: "SandboxProbe", dependencies: ["AppGroupContainer", "AppGroupSimulation", "CSandboxProbe"], path: "Tests/Probes/SandboxProbe"),
         // Posts and observes signals for the signal tests, and runs the two public shapes
         // (a Darwin notification wrapper, a capture store) as an app and an extension.
-        .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"]),
+        .executableTarget(name: "SignalProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ProbeSupport"], path: "Tests/Probes/SignalProbe"),
         // A target for the lifecycle tests: observes the lifecycle's notifications, holds
         // coordinated writes and raw locks, runs background activities, allocates memory.
-        .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "SharedDefaults", "ShareInbox", "ProbeSupport"]),
+        .executableTarget(name: "LifecycleProbe", dependencies: ["AppGroupContainer", "AppGroupFoundation", "SharedDefaults", "ShareInbox", "ProbeSupport"], path: "Tests/Probes/LifecycleProbe"),
         // A share extension written as iOS code writes one, for the share-sheet tests (SimulatedDevice.share).
-        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupFoundation", "AppGroupSimulation"]),
+        .executableTarget(name: "ShareExtensionProbe", dependencies: ["AppGroupFoundation", "AppGroupSimulation"], path: "Tests/Probes/ShareExtensionProbe"),
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
-        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"]),
+        .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"], path: "Tests/Probes/ReliabilityProbe"),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"], path: "Benchmarks"),
 
         // The tests, by subject: one target per module tested, named <Module>Tests, each
         // holding all of that module's tests, the hostile, killed-process and soak ones
@@ -170,7 +170,7 @@ package.targets += [
     // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
     .target(name: "notify", dependencies: ["AppGroupContainer"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
-    .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"]),
+    .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"], path: "Tests/Probes/WidgetProbe"),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [

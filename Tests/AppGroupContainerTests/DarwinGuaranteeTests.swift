@@ -42,26 +42,30 @@ import Testing
     /// Files whose Darwin reach is cut elsewhere, each with where.
     static let guardedElsewhere = [
         // The UserDefaults commands are refused on Darwin before dispatch (main.swift).
-        "Sources/DefaultsProbe/UserDefaultsCommands.swift", "Sources/DefaultsProbe/Idioms.swift",
-        "Sources/DefaultsProbe/GuideExample.swift",
+        "Tests/Probes/DefaultsProbe/UserDefaultsCommands.swift", "Tests/Probes/DefaultsProbe/Idioms.swift",
+        "Tests/Probes/DefaultsProbe/GuideExample.swift",
         // Foundation's UserDefaults for comparison: the run re-executes itself through
         // /proc/self/exe first (main.swift), which does not exist on Darwin.
-        "Sources/Benchmarks/Cases/ReadCase.swift", "Sources/Benchmarks/Cases/ContentionCase.swift",
-        "Sources/Benchmarks/Cases/FoundationDefaults.swift", "Sources/Benchmarks/Cases/SetCase.swift",
+        "Benchmarks/Cases/ReadCase.swift", "Benchmarks/Cases/ContentionCase.swift",
+        "Benchmarks/Cases/FoundationDefaults.swift", "Benchmarks/Cases/SetCase.swift",
     ]
 
     @Test func noSourceTheDarwinBuildCompilesCallsApplesRealStores() throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sources = package.appendingPathComponent("Sources")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
-        #expect(files.count > 100, "the sources were not found at \(sources.path)")
+        // The products, and the executables a Darwin build of the package compiles besides.
+        var files: [String] = []
+        for folder in ["Sources", "Tests/Probes", "Benchmarks"] {
+            let directory = package.appendingPathComponent(folder)
+            files += try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
+        }
+        #expect(files.filter { $0.hasPrefix("Sources/") }.count > 100, "the sources were not found below \(package.path)")
         var offenders: [String] = []
-        for file in files where !Self.guardedElsewhere.contains("Sources/" + file) {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        for file in files where !Self.guardedElsewhere.contains(file) {
+            let text = try String(contentsOf: package.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in Self.linesDarwinCompiles(text) {
                 let code = line.components(separatedBy: "//").first ?? line
                 for call in Self.appleReachingCalls where code.contains(call) {
-                    offenders.append("Sources/\(file):\(number): \(call)")
+                    offenders.append("\(file):\(number): \(call)")
                 }
             }
         }

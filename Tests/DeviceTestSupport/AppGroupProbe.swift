@@ -2,7 +2,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 
-/// AppGroupProbe (Sources/AppGroupProbe), the child process these tests spawn.
+/// AppGroupProbe (Tests/Probes/AppGroupProbe), the child process these tests spawn.
 package enum Probe {
     /// Starts the probe with `arguments`; `environment` is merged into this
     /// process's, from which the test runner's own `APP_GROUP_*` identity is

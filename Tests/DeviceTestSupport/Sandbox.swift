@@ -43,7 +43,7 @@ package final class Sandbox: @unchecked Sendable {
     }
 }
 
-/// Starts ReliabilityProbe (Sources/ReliabilityProbe) with `arguments` and exactly `environment`.
+/// Starts ReliabilityProbe (Tests/Probes/ReliabilityProbe) with `arguments` and exactly `environment`.
 package func reliabilityProbe(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {
     try LaunchedProcess(built: "ReliabilityProbe", arguments: arguments, environment: environment)
 }

@@ -2,7 +2,7 @@ import AppGroupTesting
 import Foundation
 import Testing
 
-/// SignalProbe (Sources/SignalProbe), the child process of the signal tests.
+/// SignalProbe (Tests/Probes/SignalProbe), the child process of the signal tests.
 package enum SignalProbe {
     /// Starts it with `arguments`, the test runner's `APP_GROUP_*` removed and
     /// `environment` merged in.

@@ -30,7 +30,7 @@ final class Device {
         try SharedDefaults(requiringSuiteName: suite, resolver: resolver(identity))
     }
 
-    /// Starts DefaultsProbe (Sources/DefaultsProbe) with `arguments`, as `identity`;
+    /// Starts DefaultsProbe (Tests/Probes/DefaultsProbe) with `arguments`, as `identity`;
     /// `quiet: false` keeps its diagnostics on standard error. Foundation's own
     /// preferences directory (`XDG_CONFIG_HOME`) is ``foundationPreferences``.
     func probe(_ arguments: [String], as identity: Entitlements? = nil, quiet: Bool = true) throws -> LaunchedProcess {

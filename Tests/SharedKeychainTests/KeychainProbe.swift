@@ -15,7 +15,7 @@ struct ProbeResult {
     }
 }
 
-/// KeychainProbe (Sources/KeychainProbe), the child process these tests spawn.
+/// KeychainProbe (Tests/Probes/KeychainProbe), the child process these tests spawn.
 enum Probe {
     /// Starts the probe with `arguments` and exactly `environment`.
     static func start(_ arguments: [String], environment: [String: String]) throws -> LaunchedProcess {

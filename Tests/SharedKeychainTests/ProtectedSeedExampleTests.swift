@@ -8,7 +8,7 @@ import TestSupport
 
 /// Part 5 (and the sharing of part 3) of issue 13: the keychain guide's sections 13
 /// and 14 (saveBiometricProtectedSecret, readProtectedSecret), compiled with only their
-/// import lines changed (Sources/KeychainProbe/ProtectedSeedCode.swift), run in a
+/// import lines changed (Tests/Probes/KeychainProbe/ProtectedSeedCode.swift), run in a
 /// KeychainProbe process while this process scripts the shared sensor, and the other
 /// way round.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct ProtectedSeedExampleTests {

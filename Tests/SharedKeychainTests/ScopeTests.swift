@@ -51,7 +51,7 @@ struct ScopeTests {
     static let share = SimulatedTarget(name: "ReaderShare", kind: .shareExtension, entitlements: Targets.share)
     static let app = SimulatedTarget(name: "Reader", kind: .app, entitlements: Targets.app)
 
-    /// ScopeProbe (Sources/ScopeProbe) runs `scenario` on `box`'s device, in a process
+    /// ScopeProbe (Tests/Probes/ScopeProbe) runs `scenario` on `box`'s device, in a process
     /// whose only scopes are the scenario's: what hopped work sees when its scope is
     /// the only one (in this process, other tests' scopes run in parallel).
     static func probe(_ scenario: String, on box: Sandbox) throws -> [String] {

@@ -128,7 +128,7 @@ do {
         guideAppReads()
         say("done")
     default:
-        fail("unknown command \"\(command)\"; see the comment at the top of Sources/DefaultsProbe/main.swift")
+        fail("unknown command \"\(command)\"; see the comment at the top of Tests/Probes/DefaultsProbe/main.swift")
     }
 } catch {
     fail("\(error)")

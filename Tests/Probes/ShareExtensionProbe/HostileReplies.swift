@@ -76,7 +76,7 @@ enum HostileReplies {
             try FileManager.default.linkItem(at: output.appendingPathComponent("original.txt"), to: file)
             writeReply(names: ["item/returned.bin"])
         case "huge":
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             let handle = try FileHandle(forWritingTo: file)
             try handle.truncate(atOffset: UInt64(argument ?? "") ?? (1 << 31))
             try handle.close()
@@ -97,7 +97,7 @@ enum HostileReplies {
         let reply = requestFolder.appendingPathComponent(ExtensionWire.replyName)
         switch kind {
         case "size":
-            FileManager.default.createFile(atPath: reply.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: reply.path, contents: nil)
             let handle = try FileHandle(forWritingTo: reply)
             try handle.truncate(atOffset: UInt64(32 << 20))
             try handle.close()
