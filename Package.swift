@@ -109,19 +109,20 @@ let package = Package(
         // hostile inputs, nesting limits, seeded fuzzing, the old-style and plutil text.
         // PropertyLists and TestSupport only, not the device stack (DedicatedThreads.swift says why).
         .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists", "TestSupport"]),
-        // The system layer: the system-call seam and its callers, exact path comparison.
-        .testTarget(name: "AppGroupSystemTests", dependencies: ["AppGroupSystem", "AppGroupContainer", "ShareInbox", "SharedKeychain",
-                                                                "AppGroupTesting", "TestSupport", "DeviceTestSupport"]),
+        // The system layer: process states, untimed stats, the trace's merge.
+        .testTarget(name: "AppGroupSystemTests", dependencies: ["AppGroupSystem", "TestSupport"]),
         // Apple's names: NSFileCoordinator and NSFilePresenter (in one process and across
         // processes), NSItemProvider, the Core Foundation names, the Darwin notify center and notify(3).
         .testTarget(name: "AppGroupFoundationTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupProbe",
                                                                     "SignalProbe", "TestSupport", "DeviceTestSupport"]),
-        // Containers, identity, coordination, the signal table; and in EveryStore/ the tests
-        // that cross every store built on them at once (crash, soak, faults, hostile input,
-        // links, modes), whose guarantees the Reliability article of this module states.
+        // Containers, identity, coordination, the signal table.
         .testTarget(name: "AppGroupContainerTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupFoundation", "AppGroupProbe", "AppGroupSystem", "SignalProbe",
-                                                                   "SharedDefaults", "ShareInbox", "SharedKeychain", "ReliabilityProbe",
-                                                                   "TestSupport", "DeviceTestSupport"]),
+                                                                   "ReliabilityProbe", "TestSupport", "DeviceTestSupport"]),
+        // Tests that cross every store at once: in EveryStore/ crash, soak, faults, hostile
+        // input, links and modes (the guarantees AppGroupContainer's Reliability article
+        // states), in SystemCallSeam/ every store's calls through the system layer's seam.
+        .testTarget(name: "IntegrationTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "AppGroupSystem", "SharedDefaults", "ShareInbox",
+                                                             "SharedKeychain", "ReliabilityProbe", "TestSupport", "DeviceTestSupport"]),
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "DefaultsProbe",
                                                                 "ReliabilityProbe", "PropertyLists", "AppGroupSystem", "TestSupport", "DeviceTestSupport"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "SharedDefaults", "KeychainProbe", "ScopeProbe",

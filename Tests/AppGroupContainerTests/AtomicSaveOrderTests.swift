@@ -7,7 +7,7 @@ import TestSupport
 @testable import AppGroupContainer
 
 /// The order of an atomic save's system calls, from a trace of the seam (the seam
-/// itself: AppGroupSystemTests' SystemCallSeamTests).
+/// itself: IntegrationTests' SystemCallSeamTests).
 @Suite("System-call order: an atomic save", .tags(.faults), .dedicatedThreads)
 struct AtomicSaveOrderTests {
     @Test("an atomic save: the temporary is written and fsynced before the rename, the directory fsynced after it")

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import DeviceTestSupport
 
-extension ProcessTests {
+extension MultiProcess {
     @Test("lock holder death: the waiter proceeds within 1 s of the holder's SIGKILL", .tags(.killed, .soak))
     func lockHolderDeath() throws {
         let sandbox = try Sandbox()

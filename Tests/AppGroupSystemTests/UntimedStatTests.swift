@@ -12,7 +12,7 @@ import Glibc
 /// save (a write after them keeps a coarse time on a kernel with multigrain
 /// timestamps) is a matter of speed, measured by the benchmarks' case 5: the kernel
 /// shares its timestamp floor between all files, so a test cannot see it reliably.
-@Suite("Stats without timestamps", .tags(.faults), .dedicatedThreads)
+@Suite("Stats without timestamps", .tags(.faults))
 struct UntimedStatTests {
     /// What both stats must agree on.
     static func fields(_ st: stat) -> [Int64] {
