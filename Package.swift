@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "SharedDefaultsTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "SharedDefaults", "DefaultsProbe",
                                                                 "ReliabilityProbe", "PropertyLists", "AppGroupSystem", "TestSupport", "DeviceTestSupport"]),
         .testTarget(name: "SharedKeychainTests", dependencies: ["AppGroupTesting", "SharedKeychain", "SharedDefaults", "KeychainProbe", "ScopeProbe",
-                                                                "PropertyLists", "TestSupport"]),
+                                                                "ProbeSupport", "PropertyLists", "TestSupport"]),
         // The queue and its journal; the cross-process findings run the built ShareFlowDemo.
         .testTarget(name: "ShareInboxTests", dependencies: ["AppGroupTesting", "AppGroupContainer", "ShareInbox", "AppGroupSystem",
                                                             "ReliabilityProbe", "ShareFlowDemo", "TestSupport", "DeviceTestSupport"]),

@@ -8,6 +8,7 @@ import AppGroupContainer
 import AppGroupFoundation
 import AppGroupTesting
 import Foundation
+import ProbeSupport
 import SharedDefaults
 import class SharedDefaults.UserDefaults
 @testable import SharedKeychain

@@ -9,41 +9,11 @@ import AppGroupContainer
 import AppGroupFoundation
 import AppGroupTesting
 import Foundation
+import ProbeSupport
 import SharedDefaults
 @testable import SharedKeychain
 import Testing
 import TestSupport
-
-/// Where code under test moves its work: each runs `body` there and waits for it.
-enum Hop: String, CaseIterable, Sendable {
-    case dispatchQueue, operationQueue, thread
-
-    struct TimedOut: Error, CustomStringConvertible {
-        let hop: Hop
-        var description: String { "the work hopped to a \(hop) did not finish within 30 s" }
-    }
-
-    final class Outcome<T>: @unchecked Sendable {
-        var value: Result<T, any Error>?
-    }
-
-    /// Runs `body` on the hop's queue or thread and returns its result.
-    func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let outcome = Outcome<T>()
-        let done = DispatchSemaphore(value: 0)
-        let work: @Sendable () -> Void = {
-            outcome.value = Result { try body() }
-            done.signal()
-        }
-        switch self {
-        case .dispatchQueue: DispatchQueue(label: "ScopeTests.hop").async(execute: work)
-        case .operationQueue: OperationQueue().addOperation(work)
-        case .thread: Thread(block: work).start()
-        }
-        guard done.wait(timeout: .now() + 30) == .success, let value = outcome.value else { throw TimedOut(hop: self) }
-        return try value.get()
-    }
-}
 
 @Suite("One process, several targets: identity scopes (issue 12, part 5)", .tags(.multiprocess), .dedicatedThreads)
 struct ScopeTests {

@@ -1,20 +1,21 @@
 import Foundation
 
 /// Where code under test moves its work: each runs `body` there and waits for it.
-enum Hop: String, CaseIterable, Sendable {
+/// Shared by ScopeProbe and the keychain's scope tests, which hop the same ways.
+public enum Hop: String, CaseIterable, Sendable {
     case dispatchQueue, operationQueue, thread
 
-    final class Outcome<T>: @unchecked Sendable {
+    private final class Outcome<T>: @unchecked Sendable {
         var value: Result<T, any Error>?
     }
 
-    struct TimedOut: Error, CustomStringConvertible {
-        let hop: Hop
-        var description: String { "the work hopped to a \(hop) did not finish within 60 s" }
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let hop: Hop
+        public var description: String { "the work hopped to a \(hop) did not finish within 60 s" }
     }
 
     /// Runs `body` on the hop's queue or thread and returns its result.
-    func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    public func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         let work: @Sendable () -> Void = {
@@ -22,7 +23,7 @@ enum Hop: String, CaseIterable, Sendable {
             done.signal()
         }
         switch self {
-        case .dispatchQueue: DispatchQueue(label: "ScopeProbe.hop").async(execute: work)
+        case .dispatchQueue: DispatchQueue(label: "hop").async(execute: work)
         case .operationQueue: OperationQueue().addOperation(work)
         case .thread: Thread(block: work).start()
         }
