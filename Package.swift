@@ -163,6 +163,7 @@ package.products += [
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "WidgetKit", targets: ["WidgetKit"]),
     .library(name: "notify", targets: ["notify"]),
+    .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
 ]
 package.targets += [
     .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation"]),
@@ -170,6 +171,8 @@ package.targets += [
     .target(name: "WidgetKit", dependencies: ["WidgetReloads"]),
     // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
     .target(name: "notify", dependencies: ["AppGroupContainer"]),
+    // UTType and NSItemProvider's forms taking one, on AppGroupFoundation's type table.
+    .target(name: "UniformTypeIdentifiers", dependencies: ["AppGroupFoundation"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
     .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"], path: "Tests/Probes/WidgetProbe"),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
@@ -184,6 +187,11 @@ package.targets += [
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
 }
+package.targets += [
+    // UTType: the type tree, tags, dynamic and app-declared types, NSItemProvider's UTType forms.
+    .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers", "AppGroupFoundation"]),
+]
+package.targets.first(where: { $0.name == "ShareExtensionProbe" })?.dependencies += ["UniformTypeIdentifiers"]
 for name in ["SignalProbe", "AppGroupFoundationTests", "ImportVisibilityTests"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["notify"]
 }

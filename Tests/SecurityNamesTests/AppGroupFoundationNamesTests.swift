@@ -48,4 +48,20 @@ import Testing
         #expect(names.count > 20)
         #expect(names.filter { $0.firstMatch(of: apple) == nil }.sorted() == [])
     }
+
+    /// UniformTypeIdentifiers declares Apple's names only (`UTType`, `UTTagClass`).
+    @Test func uniformTypeIdentifiersDeclaresApplesNamesOnly() throws {
+        let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let declaration = try Regex(#"^(?:public|open) (?:final )?(?:struct|enum|class|protocol|typealias|func|let|var|actor) ([A-Za-z_][A-Za-z0-9_]*)"#)
+        let folder = top.appendingPathComponent("Sources/UniformTypeIdentifiers")
+        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var names: Set<String> = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                if let match = line.firstMatch(of: declaration), let name = match.output[1].substring { names.insert(String(name)) }
+            }
+        }
+        #expect(names == ["UTType", "UTTagClass"])
+    }
 }

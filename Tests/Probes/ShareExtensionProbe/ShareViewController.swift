@@ -4,6 +4,7 @@
 // (NSObject adopting NSExtensionRequestHandling instead of UIViewController).
 import AppGroupContainer
 import AppGroupFoundation
+import UniformTypeIdentifiers
 
 final class ShareViewController: NSObject, NSExtensionRequestHandling {
     /// What to do once the attachments are read: complete, cancel, open, hang, exit.
@@ -24,8 +25,8 @@ final class ShareViewController: NSObject, NSExtensionRequestHandling {
             for provider in item.attachments ?? [] {
                 report("types \(provider.registeredTypeIdentifiers.joined(separator: ","))")
                 group.enter()
-                if provider.hasItemConformingToTypeIdentifier("public.file-url") || provider.hasItemConformingToTypeIdentifier("public.image")
-                    || (provider.hasItemConformingToTypeIdentifier("public.data") && !provider.hasItemConformingToTypeIdentifier("public.url")) {
+                if provider.hasItemConformingToTypeIdentifier(UTType.fileURL.identifier) || provider.hasItemConformingToTypeIdentifier(UTType.image.identifier)
+                    || (provider.hasItemConformingToTypeIdentifier(UTType.data.identifier) && !provider.hasItemConformingToTypeIdentifier(UTType.url.identifier)) {
                     let type = provider.registeredTypeIdentifiers[0]
                     provider.loadFileRepresentation(forTypeIdentifier: type) { url, error in
                         if let url, let data = try? Data(contentsOf: url) {
@@ -35,8 +36,8 @@ final class ShareViewController: NSObject, NSExtensionRequestHandling {
                         }
                         group.leave()
                     }
-                } else if provider.hasItemConformingToTypeIdentifier("public.url") {
-                    provider.loadItem(forTypeIdentifier: "public.url", options: nil) { item, error in
+                } else if provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
+                    provider.loadItem(forTypeIdentifier: UTType.url.identifier, options: nil) { item, error in
                         if let url = (item as Any) as? URL { report("url \(url.absoluteString)") } else { report("url error \(String(describing: error))") }
                         group.leave()
                     }
