@@ -11,3 +11,12 @@
 @_exported import let SharedKeychain.LAErrorDomain
 @_exported import enum SharedKeychain.LAPolicy
 @_exported import let SharedKeychain.LATouchIDAuthenticationMaximumAllowableReuseDuration
+
+#if !canImport(Darwin)
+/// `catch LAError.userCancel { }`, as iOS code writes it: on Apple's platforms
+/// Foundation matches an error code against an error; here the code's own match
+/// (declared with LAError in SharedKeychain) travels with this module's names.
+public func ~= (code: LAError.Code, error: any Error) -> Bool {
+    (error as? LAError)?.code == code
+}
+#endif
