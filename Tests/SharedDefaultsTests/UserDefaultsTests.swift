@@ -43,6 +43,34 @@ struct UserDefaultsTests {
         #expect(defaults.value(forKey: "name") == nil)
     }
 
+    @Test("setValuesForKeys moves a standard suite into the group's in one save, and a refused value writes nothing")
+    func migrationBySetValuesForKeys() throws {
+        // The migration iOS apps write when they adopt an App Group: copy the
+        // standard suite into the group's, then delete the originals.
+        let standard = try suite(nil)
+        standard.set("alice", forKey: "migration.user")
+        standard.set(3, forKey: "migration.launches")
+        standard.set(["a", "b"], forKey: "migration.tags")
+        let group = try suite()
+        group.set("stale", forKey: "migration.removed")
+        let originals = standard.dictionaryWithValues(forKeys: ["migration.user", "migration.launches", "migration.tags"])
+        var values = originals
+        values["migration.removed"] = NSNull()
+        group.setValuesForKeys(values)
+        #expect(group.lastError == nil)
+        let extensionView = try suite(as: device.share)
+        #expect(extensionView.string(forKey: "migration.user") == "alice")
+        #expect(extensionView.integer(forKey: "migration.launches") == 3)
+        #expect(extensionView.stringArray(forKey: "migration.tags") == ["a", "b"])
+        #expect(extensionView.object(forKey: "migration.removed") == nil, "NSNull removes its key")
+        #expect(group.dictionaryWithValues(forKeys: ["migration.user", "migration.none"])["migration.none"] is NSNull)
+
+        // One value that is not a property list: nothing of the batch is written.
+        group.setValuesForKeys(["migration.next": "x", "migration.bad": NSObject()])
+        #expect(group.lastError != nil, "the refusal is reported")
+        #expect(extensionView.object(forKey: "migration.next") == nil, "all or nothing")
+    }
+
     @Test("removePersistentDomain(forName:) empties the suite for every process; other suites keep theirs")
     func removePersistentDomain() throws {
         let defaults = try suite()

@@ -193,6 +193,23 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     /// with its defaults; nil removes the key.
     open func setValue(_ value: Any?, forKey key: String) { set(value, forKey: key) }
 
+    /// Key-value coding's bulk write: stores every value of `keyedValues` (an
+    /// `NSNull` removes its key) in one atomic, durable save, then posts
+    /// ``didChangeNotification`` once. Where Apple would raise an exception (a value
+    /// that is not a property list) nothing is written: a migration that copies a
+    /// suite into the group's never half-copies it. See ``set(_:forKey:)-(Any?,_)``
+    /// for how a refusal is reported.
+    open func setValuesForKeys(_ keyedValues: [String: Any]) {
+        change("setValuesForKeys(_:) with \(keyedValues.count) keys") { try $0.saveAll(keyedValues.mapValues { Optional($0) }) }
+    }
+
+    /// Key-value coding's bulk read: the value of each key, `NSNull` for a key with none.
+    open func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
+        var values: [String: Any] = [:]
+        for key in keys { values[key] = value(forKey: key) ?? NSNull() }
+        return values
+    }
+
     /// Stores an integer.
     open func set(_ value: Int, forKey defaultName: String) { set(value as Any?, forKey: defaultName) }
     /// Stores a Float (as a real; it reads back `as? Float`).
