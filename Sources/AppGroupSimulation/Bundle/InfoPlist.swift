@@ -47,7 +47,11 @@ enum InfoPlistBuilder {
         let isExtension = extensionPoint(of: kind) != nil
         let team = entitlements.teamIdentifier
         return BuildSettings([
-            "PRODUCT_NAME": name, "TARGET_NAME": name, "EXECUTABLE_NAME": name,
+            "PRODUCT_NAME": name, "TARGET_NAME": name, "TARGETNAME": name, "EXECUTABLE_NAME": name,
+            "FULL_PRODUCT_NAME": "$(PRODUCT_NAME).$(WRAPPER_EXTENSION)",
+            // Xcode's entitlements processing knows the Info.plist's identifier too
+            // (its iCloud key-value template is `$(TeamIdentifierPrefix)$(CFBundleIdentifier)`).
+            "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)",
             "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)",
             "PRODUCT_BUNDLE_IDENTIFIER": entitlements.bundleIdentifier,
             "DEVELOPMENT_TEAM": team, "TeamIdentifierPrefix": team + ".", "AppIdentifierPrefix": team + ".",

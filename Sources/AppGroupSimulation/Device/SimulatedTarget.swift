@@ -41,15 +41,6 @@ public struct SimulatedTarget: Sendable, Hashable {
                                        applicationGroups: applicationGroups, keychainAccessGroups: keychainAccessGroups)
                   })
     }
-
-    /// A target whose identity comes from an Xcode `.entitlements` file.
-    /// - Throws: ``SimulationError/container(_:)`` with `AppGroupError.invalidEntitlements(source:key:problem:)` naming the file.
-    public init(name: String, kind: Kind, entitlementsFile: URL, teamIdentifier: String, bundleIdentifier: String) throws {
-        self.init(name: name, kind: kind,
-                  entitlements: try SimulationError.passingUp {
-                      try Entitlements(contentsOf: entitlementsFile, teamIdentifier: teamIdentifier, bundleIdentifier: bundleIdentifier)
-                  })
-    }
 }
 
 // MARK: - Running code as the target

@@ -47,6 +47,36 @@ import Testing
         #expect(target.entitlements.keychainAccessGroups == ["A1B2C3D4E5.group.com.example.shared"])
     }
 
+    /// Xcode's own templates and the settings it defines for every target, in a real
+    /// project's files with no setting given by the test: Xcode derives them from the
+    /// target's identity, and so does the device.
+    @Test func xcodesBuiltInSettingsNeedNothingGiven() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try write("Reader.entitlements", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            	<key>com.apple.developer.ubiquity-kvstore-identifier</key>
+            	<string>$(TeamIdentifierPrefix)$(CFBundleIdentifier)</string>
+            	<key>com.apple.security.application-groups</key>
+            	<array>
+            		<string>group.$(PRODUCT_BUNDLE_IDENTIFIER)</string>
+            		<string>group.$(DEVELOPMENT_TEAM).$(PRODUCT_NAME:lower)</string>
+            	</array>
+            	<key>keychain-access-groups</key>
+            	<array>
+            		<string>$(AppIdentifierPrefix)$(CFBundleIdentifier)</string>
+            	</array>
+            </dict>
+            </plist>
+            """)
+        let target = try SimulatedTarget(name: "Reader", kind: .app, entitlementsFile: file, teamIdentifier: "A1B2C3D4E5",
+                                         bundleIdentifier: "com.example.reader")
+        #expect(target.entitlements.applicationGroups.map(\.rawValue) == ["group.com.example.reader", "group.A1B2C3D4E5.reader"])
+        #expect(target.entitlements.keychainAccessGroups == ["A1B2C3D4E5.com.example.reader"])
+    }
+
     @Test func anUnknownSettingNamesTheFileTheLineAndTheSettingsGiven() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try write("Reader.entitlements", Self.entitlements(["group.$(APP_ID_IOS)"]))
