@@ -175,13 +175,20 @@ final class RemotePresenterListener: @unchecked Sendable {
     }
 
     /// Reads what connection `number` sent: its request once the line is whole.
+    /// The connection is taken out of the table while its bytes are added, so
+    /// that they are appended in place (linear), never to a copy.
     private func read(_ number: UInt64) -> Request? {
-        guard var connection = connections[number] else { return nil }
+        guard var connection = connections.removeValue(forKey: number) else { return nil }
+        let drop = { (connection: Connection) in
+            if let proof = connection.proof { SystemCalls.close(proof) }
+            SystemCalls.close(connection.fd)
+        }
         switch LocalSockets.receive(connection.fd, capacity: Self.readSize) {
         case .nothing:
+            connections[number] = connection
             return nil
         case .ended:
-            close(number) // an answer that comes later is not sent: the asker stopped waiting
+            drop(connection) // an answer that comes later is not sent: the asker stopped waiting
             return nil
         case .bytes(let bytes, let passed):
             if let passed {
@@ -189,17 +196,17 @@ final class RemotePresenterListener: @unchecked Sendable {
             }
             if connection.dispatched {
                 // One request a connection: more bytes are not a request this code wrote.
-                connections[number] = connection
-                close(number)
+                drop(connection)
                 return nil
             }
             guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
                 connection.partial += bytes
-                connections[number] = connection
                 if connection.partial.count > Int(RemotePresenters.messageLimit) {
                     Diagnostics.warnOnce(about: "presenter request size of \(connection.asker.pid)",
                                          "NSFilePresenter: process \(connection.asker.pid) sent a request longer than \(RemotePresenters.messageLimit) bytes to this process's presenters: its connection was closed unread (not reported again)")
-                    close(number)
+                    drop(connection)
+                } else {
+                    connections[number] = connection
                 }
                 return nil
             }
@@ -209,11 +216,10 @@ final class RemotePresenterListener: @unchecked Sendable {
             let proof = connection.proof
             connection.proof = nil
             guard newline == bytes.index(before: bytes.endIndex), let message = RemotePresenterMessage(line: line) else {
-                connections[number] = connection
                 Diagnostics.warnOnce(about: "presenter request form of \(connection.asker.pid)",
                                      "NSFilePresenter: process \(connection.asker.pid) sent this process's presenters something that is not a request: its connection was closed (not reported again)")
                 if let proof { SystemCalls.close(proof) }
-                close(number)
+                drop(connection)
                 return nil
             }
             connections[number] = connection
