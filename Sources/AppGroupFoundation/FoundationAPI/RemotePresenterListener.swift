@@ -25,9 +25,12 @@ final class RemotePresenterListener: @unchecked Sendable {
     /// Bytes read from one connection per look: a flood is read in turns.
     static let readSize = 16 * 1024
 
-    // Guarded by `publishing`: the trees this process is registered in.
+    // Guarded by `publishing`: the trees this process is registered in, the
+    // socket file it made in each (device, inode), when they were last looked at.
     private let publishing = NSLock()
     private var published: Set<CoordinationTree> = []
+    private var socketFiles: [CoordinationTree: (device: UInt64, inode: UInt64)] = [:]
+    private var lastReclaim = Date()
 
     private struct Connection {
         let fd: Int32
@@ -89,13 +92,16 @@ final class RemotePresenterListener: @unchecked Sendable {
 
     // MARK: Sockets
 
+    /// Listens in `tree` (under `publishing`), replacing whatever is at the name.
     private func listen(in tree: CoordinationTree) throws(AppGroupError) {
         let fd: Int32
+        let path = RemotePresenters.socketPath(of: .current, in: tree)
         do {
             fd = try LocalSockets.listen(in: RemotePresenters.directory(of: tree), name: RemotePresenters.socketName(of: .current), backlog: 128)
         } catch {
-            throw AppGroupError.systemCall(operation: "listen", path: RemotePresenters.socketPath(of: .current, in: tree), errno: error)
+            throw AppGroupError.systemCall(operation: "listen", path: path, errno: error)
         }
+        socketFiles[tree] = (try? SystemCalls.lstat(path)).flatMap { $0 }.map { (UInt64($0.st_dev), UInt64($0.st_ino)) }
         let start = lock.withLock { () -> Bool in
             if let old = listeners[tree] { SystemCalls.close(old) }
             listeners[tree] = fd
@@ -107,6 +113,7 @@ final class RemotePresenterListener: @unchecked Sendable {
     }
 
     private func stopListening(in tree: CoordinationTree) {
+        socketFiles[tree] = nil
         lock.withLock {
             if let fd = listeners.removeValue(forKey: tree) { SystemCalls.close(fd) }
         }
@@ -120,10 +127,33 @@ final class RemotePresenterListener: @unchecked Sendable {
 
     private func startReading() {
         let thread = Thread { [self] in
-            while look() {}
+            while look() { reclaimSockets() }
         }
         thread.name = "NSFilePresenter requests"
         thread.start()
+    }
+
+    /// Any process of the device may remove this process's socket file or put
+    /// another in its place (askers then believe nobody there): at most once a
+    /// second, a socket file that is not the one this process made is replaced
+    /// by a new listener, and said once.
+    private func reclaimSockets() {
+        publishing.lock()
+        defer { publishing.unlock() }
+        guard Date().timeIntervalSince(lastReclaim) >= 1 else { return }
+        lastReclaim = Date()
+        for tree in published {
+            let path = RemotePresenters.socketPath(of: .current, in: tree)
+            let found = (try? SystemCalls.lstat(path)).flatMap { $0 }.map { (UInt64($0.st_dev), UInt64($0.st_ino)) }
+            if let found, let made = socketFiles[tree], found == made { continue }
+            Diagnostics.warnOnce(about: "presenter socket replaced " + path,
+                                 "NSFilePresenter: this process's socket \(AppGroupError.quote(path)) was removed or replaced by another process; it listens there anew (not reported again)")
+            do {
+                try listen(in: tree)
+            } catch {
+                Diagnostics.warnOnce(about: "presenter socket not made again " + path, "NSFilePresenter: this process's socket \(AppGroupError.quote(path)) could not be made again: \(error)")
+            }
+        }
     }
 
     /// One look: waits for a socket to be ready, reads what is there, hands every

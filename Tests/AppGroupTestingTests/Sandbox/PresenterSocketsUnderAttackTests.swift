@@ -97,7 +97,7 @@ struct PresenterSocketsUnderAttackTests {
         }
     }
 
-    @Test("a socket a target swapped in for the presenter's gets no request and gives no answer: the writer proceeds as if the presenter had ended")
+    @Test("a socket a target swapped in for the presenter's gets no request and gives no answer: the writer proceeds as if the presenter had ended, until the presenter listens anew")
     func aSwappedSocketIsNotBelieved() throws {
         try SimulatedDevice.with { device in
             let reader = try ReaderTargets()
@@ -112,6 +112,14 @@ struct PresenterSocketsUnderAttackTests {
             }
             #expect(error == nil, "the impostor's forged error was taken: \(String(describing: error))")
             #expect(impostor.waitForLine("connection", timeout: 60), "the writer did not look at the presenter's socket: \(impostor.outputLines)")
+            #expect(!impostor.outputLines.contains { $0.hasPrefix("request") }, "\(impostor.outputLines)")
+            // The presenter finds its socket replaced and listens anew: later writers ask it again.
+            #expect(presenting.app.waitForErrorLine(timeout: 60) { $0.contains("was removed or replaced") } != nil, "\(presenting.app.standardError)")
+            #expect(eventually(seconds: 60) {
+                var error: NSError?
+                NSFileCoordinator(filePresenter: nil).coordinate(writingItemAt: presenting.draft, options: [], error: &error) { _ in }
+                return error == nil && presenting.app.outputLines.contains("relinquishToWriter")
+            }, "\(presenting.app.outputLines) \(presenting.app.standardError)")
             impostor.kill()
             impostor.wait(timeout: 10)
             #expect(!impostor.outputLines.contains { $0.hasPrefix("request") }, "\(impostor.outputLines)")
