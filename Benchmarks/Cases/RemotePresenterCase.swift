@@ -4,7 +4,7 @@ import Foundation
 
 /// Part of case 10: a coordinated write in this process while a child presents the
 /// item, so that each write asks it first (`relinquishPresentedItem(toWriter:)`,
-/// answered at once) through its inbox and the signal table: the time a remote
+/// answered at once) over its socket: the time a remote
 /// presenter adds to a write.
 func remotePresenterSamples(_ run: BenchmarkRun, root: URL, table: SignalTable) throws -> [Sample] {
     let item = root.appendingPathComponent("presented.txt")

@@ -183,6 +183,31 @@ extension MultiProcess {
             }
         }
 
+        @Test("two processes each writing the other's presented item at once both get their answers: none is given by a thread that waits")
+        func processesAskingEachOther() throws {
+            try withTemporaryDirectory { dir in
+                let mine = dir.appendingPathComponent("mine.txt")
+                let theirs = dir.appendingPathComponent("theirs.txt")
+                let go = dir.appendingPathComponent("go")
+                for file in [mine, theirs] { try Data("old".utf8).write(to: file) }
+                let presenter = RecordingPresenter(mine)
+                try presenting(presenter) {
+                    try withProbes { probes in
+                        let other = try Self.presenter(theirs, ["--write", mine.path, "--when", go.path], into: &probes)
+                        try Data().write(to: go)
+                        var error: NSError?
+                        NSFileCoordinator().coordinate(writingItemAt: theirs, options: [], error: &error) { url in
+                            try? Data("from here".utf8).write(to: url)
+                        }
+                        #expect(error == nil)
+                        #expect(other.waitForLine("wrote other", timeout: 60), "\(other.outputLines) \(other.standardError)")
+                        #expect(other.outputLines.contains("relinquishToWriter"), "\(other.outputLines)")
+                        #expect(presenter.wait(seconds: 60) { $0.contains("relinquishToWriter") }, "\(presenter.events)")
+                    }
+                }
+            }
+        }
+
         @Test("a killed presenter is not waited for, and what its process registered is removed", .tags(.killed))
         func killedPresenter() throws {
             try Self.withPresentedFile { file, presenter throws in

@@ -27,7 +27,7 @@ final class PresenterRegistry: @unchecked Sendable {
         var signalPath: String?
         var directory: String?
         /// The presented item's standardized path when it was registered (or moved):
-        /// what the registry tells other processes (``RemotePresenterInbox``).
+        /// what the registry tells other processes (``RemotePresenterListener``).
         var itemPath: String?
         /// The file it presents (device and inode), seen at registration, after each
         /// move and each change: a move record is followed only to this file
@@ -64,7 +64,7 @@ final class PresenterRegistry: @unchecked Sendable {
         }
         // Told to other processes once it is watched: a writer that finds it asks
         // it first, one that scanned just before tells it after (design note).
-        if added { RemotePresenterInbox.shared.republish() }
+        if added { RemotePresenterListener.shared.republish() }
     }
 
     func remove(_ presenter: NSFilePresenter) {
@@ -73,7 +73,7 @@ final class PresenterRegistry: @unchecked Sendable {
             unwatch(entries.remove(at: index))
             return true
         }
-        if removed { RemotePresenterInbox.shared.republish() }
+        if removed { RemotePresenterListener.shared.republish() }
     }
 
     /// What other processes are told this process presents: (id, item path).
@@ -98,7 +98,7 @@ final class PresenterRegistry: @unchecked Sendable {
             entries[index] = entry
             return true
         }
-        if refreshed { RemotePresenterInbox.shared.republish() }
+        if refreshed { RemotePresenterListener.shared.republish() }
     }
 
     /// The identity `presenter` was registered as; for one not registered, the caller's.

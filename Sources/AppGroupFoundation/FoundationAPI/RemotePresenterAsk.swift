@@ -4,28 +4,22 @@ import AppGroupContainer
 import AppGroupSystem
 
 /// What one coordinated access asks of the presenters of its items in other
-/// processes, as iOS's file coordination daemon asks them: a request file in the
-/// presenting process's inbox, a post on the device's signal table to wake it, and
-/// a wait for its answer file (Signals/README.md, "Presenters in other processes").
+/// processes, as iOS's file coordination daemon asks them: a connection to the
+/// presenting process's socket (``RemotePresenterConnection``), one request with
+/// a descriptor proving this process may reach the item (``RemotePresenterReach``),
+/// and a wait for the answer on the same connection (Signals/README.md,
+/// "Presenters in other processes").
 ///
-/// Not waited for: a presenter whose process is suspended (stopped: its requests
-/// stay in its inbox and reach it when it resumes, as on iOS since 8.2), or ended,
-/// or that withdrew its registration. Used by one thread, the coordinating one.
+/// Not waited for: a presenter whose process is suspended (stopped: its request
+/// stays queued on its socket and reaches it when it resumes, as on iOS since
+/// 8.2), or ended, or that withdrew its registration, or whose socket is not its
+/// process's. Used by one thread, the coordinating one.
 final class RemotePresenterAsk {
     private let isCancelled: () -> Bool
-    private let wake = DispatchSemaphore(value: 0)
-    private var observations: [CoordinationTree: SignalObservation] = [:]
-    /// Requests whose answers are no longer awaited: removed if they come.
-    private var abandoned: [URL] = []
 
     private static let sequence = Locked<UInt64>(0)
 
     init(isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
-
-    deinit {
-        for observation in observations.values { observation.cancel() }
-        for answer in abandoned { _ = try? FileOperations.removeFile(answer.path) }
-    }
 
     /// Before reading `path`: each presenter saves (unless `.withoutChanges`), then
     /// relinquishes to the reader.
@@ -59,7 +53,7 @@ final class RemotePresenterAsk {
         var sent: UInt64 = 0
         let reacquirer = { (sent: UInt64) in
             PresenterRequests.Reacquirer {
-                _ = Self.send(RemotePresenterMessage(.reacquire, presenter: remote.id, reference: sent, itemPath: path), to: remote)
+                Self.send(RemotePresenterMessage(.reacquire, presenter: remote.id, sequence: Self.nextSequence(), reference: sent, itemPath: path), to: remote)
             }
         }
         let answer: RemotePresenterAnswer?
@@ -70,7 +64,7 @@ final class RemotePresenterAsk {
             throw error
         }
         if case .done(reacquire: false)? = answer { return }
-        if sent != 0 { reacquirers.append(reacquirer(sent)) } // 0: it never reached the inbox
+        if sent != 0 { reacquirers.append(reacquirer(sent)) } // 0: it was never sent
     }
 
     @discardableResult
@@ -88,83 +82,88 @@ final class RemotePresenterAsk {
         let span = Tracing.begin(.presenterMessage)
         var outcome = "answered"
         defer { span?.end(kind.member, [("item", path), ("presenter", remote.description), ("outcome", outcome)]) }
-        let me = ProcessKey.current
-        let answers = RemotePresenters.directory(of: remote.tree) + "/" + me.name + ".answers"
-        do {
-            _ = try FileOperations.makeDirectory(answers)
-            if observations[remote.tree] == nil {
-                let wake = self.wake
-                observations[remote.tree] = try SignalTable.forTree(remote.tree).observe("presenters.answers." + me.name) { wake.signal() }
-            }
-        } catch {
-            outcome = "not asked: \(error)"
-            Diagnostics.warn("NSFileCoordinator: \(remote.description) was not asked before an access to \(AppGroupError.quote(path)): \(error)")
+        let seconds = PresenterTimeout.seconds
+        let deadline = Date().addingTimeInterval(seconds)
+        let timedOut = { () -> Error in
+            outcome = "no answer after \(seconds) s"
+            let error = AppGroupError.presenterDidNotAnswer(path: path, message: kind.member, presenter: remote.description, seconds: seconds)
+            return NSFileCoordinator.Failure(error: CoordinationErrors.cocoa(error, url: URL(fileURLWithPath: path), writing: kind != .relinquishToReader))
+        }
+        // Not waited for: a suspended process (iOS since 8.2), an ended one, or
+        // one that withdrew its registration.
+        let notWaitedFor = { () -> String? in
+            guard let state = remote.process.state else { return "its process ended" }
+            if state == .stopped { return "its process is suspended: the request waits for it to resume" }
+            if !RemotePresenters.isRegistered(remote.process, in: remote.tree) { return "it withdrew" }
             return nil
         }
-        guard let number = Self.send(RemotePresenterMessage(kind, presenter: remote.id, itemPath: path), to: remote) else {
-            outcome = "not asked: it withdrew"
+        let number = Self.nextSequence()
+        let message = RemotePresenterMessage(kind, presenter: remote.id, sequence: number, itemPath: path)
+        var connection: RemotePresenterConnection?
+        while connection == nil {
+            switch RemotePresenterConnection.open(to: remote) {
+            case .connected(let opened):
+                connection = opened
+            case .unreachable(let why):
+                outcome = "not asked: " + why
+                return nil
+            case .busy:
+                // Its queue of connections is full: a flood, or a process that does not read.
+                if isCancelled() { throw CancellationError() }
+                if let why = notWaitedFor() { outcome = why; return nil }
+                if Date() >= deadline { throw timedOut() }
+                usleep(50_000)
+            }
+        }
+        guard let connection else { return nil }
+        guard connection.send(message, proof: RemotePresenterReach.openProof(item: path, presented: remote.presentedPath)) else {
+            outcome = "not asked: its connection closed"
             return nil
         }
         sent = number
-        let answerURL = URL(fileURLWithPath: answers + "/" + String(number))
-        let seconds = PresenterTimeout.seconds
-        let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let data: Data?
-            do {
-                data = try AtomicFile.read(answerURL, below: RemotePresenters.root(of: remote.tree), limit: RemotePresenters.messageLimit)
-            } catch {
-                // Any process of the device may write there: a file that is not an
-                // answer ends the wait, as an unreadable answer does.
-                _ = try? FileOperations.removeFile(answerURL.path)
-                Diagnostics.warnOnce(about: "unread " + answers, "NSFileCoordinator: an answer in \(AppGroupError.quote(answers)) could not be read, and was taken for none: \(error)")
-                outcome = "unreadable answer"
-                return nil
-            }
-            if let data {
-                _ = try? FileOperations.removeFile(answerURL.path)
-                guard let answer = RemotePresenterAnswer(data) else { outcome = "unreadable answer"; return nil }
+            switch connection.answer(waitingMilliseconds: 50) {
+            case .answered(let answer):
+                guard let answer else { outcome = "unreadable answer"; return nil }
                 if let error = answer.error { outcome = "\(error)"; throw error }
                 return answer
-            }
-            if isCancelled() { abandoned.append(answerURL); throw CancellationError() }
-            // Not waited for: a suspended process (iOS since 8.2), an ended one, or
-            // one that withdrew its registration while this waited.
-            guard let state = remote.process.state else { outcome = "its process ended"; return nil }
-            if state == .stopped {
-                outcome = "its process is suspended: the request waits for it to resume"
-                abandoned.append(answerURL)
+            case .closed:
+                // It ended, or closed the connection unanswered (it took the request for none of its own).
+                outcome = "its connection closed unanswered"
                 return nil
+            case .waiting:
+                break
             }
-            if !RemotePresenters.isRegistered(remote.process, in: remote.tree) { outcome = "it withdrew"; return nil }
-            if Date() >= deadline {
-                outcome = "no answer after \(seconds) s"
-                abandoned.append(answerURL)
-                let error = AppGroupError.presenterDidNotAnswer(path: path, message: kind.member, presenter: remote.description, seconds: seconds)
-                throw NSFileCoordinator.Failure(error: CoordinationErrors.cocoa(error, url: URL(fileURLWithPath: path), writing: kind != .relinquishToReader))
-            }
-            _ = wake.wait(timeout: .now() + 0.05)
+            if isCancelled() { throw CancellationError() }
+            if let why = notWaitedFor() { outcome = why; return nil }
+            if Date() >= deadline { throw timedOut() }
         }
     }
 
-    /// Writes `message` into `remote`'s inbox and wakes its process. Returns the
-    /// request's sequence; nil when the inbox is gone (the presenter withdrew).
-    static func send(_ message: RemotePresenterMessage, to remote: RemotePresenters.Remote) -> UInt64? {
-        let number = sequence.withLock { value -> UInt64 in
+    private static func nextSequence() -> UInt64 {
+        sequence.withLock { value -> UInt64 in
             value += 1
             return value
         }
-        let name = remote.process.name + ".inbox/" + RemotePresenterMessage.fileName(from: ProcessKey.current, sequence: number)
-        do {
-            try AtomicFile.write(message.data, to: RemotePresenters.url(remote.tree, name), below: RemotePresenters.root(of: remote.tree), durable: false)
-            try SignalTable.forTree(remote.tree).post("presenters." + remote.process.name)
-        } catch {
-            if !FileOperations.isMissing(error) {
-                Diagnostics.warn("NSFileCoordinator: \(remote.description) was not sent \(message.kind.member): \(error)")
+    }
+
+    /// Sends `message` to `remote` without waiting for anything: a `reacquire`,
+    /// which takes no answer. A queue of connections that stays full for a second
+    /// loses it (with a diagnostic): the presenter's item then comes back when
+    /// this process ends.
+    static func send(_ message: RemotePresenterMessage, to remote: RemotePresenters.Remote) {
+        for _ in 0..<20 {
+            switch RemotePresenterConnection.open(to: remote) {
+            case .connected(let connection):
+                _ = connection.send(message, proof: nil)
+                return
+            case .unreachable:
+                return
+            case .busy:
+                usleep(50_000)
             }
-            return nil
         }
-        return number
+        Diagnostics.warn("NSFileCoordinator: \(remote.description) was not sent \(message.kind.member): its socket takes no more connections")
     }
 }
 

@@ -2,8 +2,11 @@
 import Foundation
 import AppGroupContainer
 
-/// A request to a presenter in another process: one file in that process's inbox
-/// (``RemotePresenters``), one line: `<kind> <presenter id> <reference> <path>`.
+/// A request to a presenter in another process: one line on a connection to that
+/// process's socket (``RemotePresenters``): `<kind> <presenter id> <sequence>
+/// <reference> <percent-encoded path>`. The sequence is the asker's own number
+/// for the request; the presenting process knows the asker from the kernel, never
+/// from the line.
 struct RemotePresenterMessage: Sendable {
     enum Kind: String, Sendable {
         case save
@@ -29,50 +32,40 @@ struct RemotePresenterMessage: Sendable {
 
     let kind: Kind
     let presenter: UInt
+    /// The asker's number for this request (a relinquish's reacquirer is named by it).
+    let sequence: UInt64
     let reference: UInt64
     /// The item accessed (for a directory's presenter, the item below it).
     let itemPath: String
 
-    init(_ kind: Kind, presenter: UInt, reference: UInt64 = 0, itemPath: String) {
-        (self.kind, self.presenter, self.reference, self.itemPath) = (kind, presenter, reference, itemPath)
+    init(_ kind: Kind, presenter: UInt, sequence: UInt64, reference: UInt64 = 0, itemPath: String) {
+        (self.kind, self.presenter, self.sequence, self.reference, self.itemPath) = (kind, presenter, sequence, reference, itemPath)
     }
 
-    var data: Data { Data("\(kind.rawValue) \(presenter) \(reference) \(ChangeSignal.encode(itemPath))\n".utf8) }
+    var line: [UInt8] { Array("\(kind.rawValue) \(presenter) \(sequence) \(reference) \(ChangeSignal.encode(itemPath))\n".utf8) }
 
-    /// Nil for anything this code did not write.
-    init?(_ data: Data) {
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count == 4, let kind = Kind(rawValue: String(fields[0])), let presenter = UInt(fields[1]),
-              let reference = UInt64(fields[2]), let path = ChangeSignal.decode(fields[3]) else { return nil }
-        self.init(kind, presenter: presenter, reference: reference, itemPath: path)
-    }
-
-    /// The inbox file name of request `sequence` of process `sender`.
-    static func fileName(from sender: ProcessKey, sequence: UInt64) -> String {
-        sender.name + "_" + String(sequence, radix: 16).leftPadded(to: 16)
-    }
-
-    /// The sender and sequence a request's file name holds.
-    static func parse(fileName: String) -> (ProcessKey, UInt64)? {
-        guard let underscore = fileName.firstIndex(of: "_"), let sender = ProcessKey(prefixOf: Substring(fileName)),
-              let sequence = UInt64(fileName[fileName.index(after: underscore)...], radix: 16) else { return nil }
-        return (sender, sequence)
+    /// Nil for anything this code did not write (`line` without its newline).
+    init?(line: String) {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 5, let kind = Kind(rawValue: String(fields[0])), let presenter = UInt(fields[1]),
+              let sequence = UInt64(fields[2]), let reference = UInt64(fields[3]), let path = ChangeSignal.decode(fields[4]) else { return nil }
+        self.init(kind, presenter: presenter, sequence: sequence, reference: reference, itemPath: path)
     }
 }
 
-/// A presenter's answer, one file in the asker's answers directory: `ok`, `ok
-/// reacquire` (it passed a block to run after the access), or `error <domain>
+/// A presenter's answer, one line on the connection its request came on: `ok`,
+/// `ok reacquire` (it passed a block to run after the access), or `error <domain>
 /// <code> <description>` (its completion handler's error, which stops the access).
 enum RemotePresenterAnswer: Sendable {
     case done(reacquire: Bool)
     case failed(domain: String, code: Int, description: String)
 
-    var data: Data {
+    var line: [UInt8] {
         switch self {
-        case .done(let reacquire): return Data((reacquire ? "ok reacquire\n" : "ok\n").utf8)
+        case .done(let reacquire): return Array((reacquire ? "ok reacquire\n" : "ok\n").utf8)
         case let .failed(domain, code, description):
             let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "?" }
-            return Data("error \(encode(domain)) \(code) \(encode(description))\n".utf8)
+            return Array("error \(encode(domain)) \(code) \(encode(description))\n".utf8)
         }
     }
 
@@ -82,9 +75,9 @@ enum RemotePresenterAnswer: Sendable {
         self = .failed(domain: bridged.domain, code: bridged.code, description: bridged.localizedDescription)
     }
 
-    /// Nil for anything this code did not write.
-    init?(_ data: Data) {
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+    /// Nil for anything this code did not write (`line` without its newline).
+    init?(line: String) {
+        let fields = line.split(separator: " ")
         switch fields.first {
         case "ok": self = .done(reacquire: fields.count > 1 && fields[1] == "reacquire")
         case "error":
@@ -100,9 +93,5 @@ enum RemotePresenterAnswer: Sendable {
         guard case let .failed(domain, code, description) = self else { return nil }
         return NSError(domain: domain, code: code, userInfo: [NSLocalizedDescriptionKey: description])
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 #endif

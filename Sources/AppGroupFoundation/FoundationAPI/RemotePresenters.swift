@@ -10,10 +10,11 @@ import AppGroupSystem
 ///
 /// - `<P>.registry`: process P's presenters of items in this tree, one line each
 ///   (`<id> <percent-encoded path>`), after a header naming the process. Rewritten
-///   atomically at each registration; removed with P's last presenter.
-/// - `<P>.inbox/`: requests to P's presenters, one file each, named
-///   `<W>_<sequence>` after the process W that asks.
-/// - `<W>.answers/`: the answers to W's requests, named by sequence.
+///   atomically at each registration; removed with P's last presenter. It only
+///   says where to connect: an asker believes the socket's listener only when
+///   the kernel names P as its process.
+/// - `<P>.sock`: the socket P listens on; a request and its answer travel on one
+///   connection (``RemotePresenterAsk``, ``RemotePresenterListener``).
 ///
 /// Whatever belongs to a process that has ended is removed by the next process
 /// that looks (``scan(forItem:)``): a crash leaves nothing that blocks anyone.
@@ -26,6 +27,10 @@ enum RemotePresenters {
     static let presenterLimit = 1024
     /// A request or an answer: one short line.
     static let messageLimit: Int64 = 1 << 16
+
+    /// The name of process `key`'s socket.
+    static func socketName(of key: ProcessKey) -> String { key.name + ".sock" }
+    static func socketPath(of key: ProcessKey, in tree: CoordinationTree) -> String { directory(of: tree) + "/" + socketName(of: key) }
 
     /// A presenter registered by another process.
     struct Remote: Sendable {
@@ -57,11 +62,10 @@ enum RemotePresenters {
 
     // MARK: Registering (the presenting process)
 
-    /// Makes `presenters/` and this process's inbox in `tree`.
+    /// Makes `presenters/` in `tree`.
     static func prepare(_ tree: CoordinationTree) throws(AppGroupError) {
         try tree.open(creating: true).close()
         _ = try FileOperations.makeDirectory(directory(of: tree))
-        _ = try FileOperations.makeDirectory(directory(of: tree) + "/" + ProcessKey.current.name + ".inbox")
     }
 
     /// Writes this process's registry in `tree`: `presenters` as (id, path).
@@ -71,11 +75,9 @@ enum RemotePresenters {
         try AtomicFile.write(Data(text.utf8), to: url(tree, ProcessKey.current.name + ".registry"), below: root(of: tree), durable: false)
     }
 
-    /// Removes this process's registry and inbox in `tree`.
+    /// Removes this process's registry in `tree` (its socket goes with its listener).
     static func withdraw(from tree: CoordinationTree) {
-        let me = ProcessKey.current.name
-        _ = try? AtomicFile.remove(url(tree, me + ".registry"), below: root(of: tree), durable: false)
-        try? FileOperations.removeTree(directory(of: tree) + "/" + me + ".inbox", maximumDepth: 1)
+        _ = try? AtomicFile.remove(url(tree, ProcessKey.current.name + ".registry"), below: root(of: tree), durable: false)
     }
 
     // MARK: Finding (the asking process)
@@ -98,7 +100,7 @@ enum RemotePresenters {
         var remotes: [Remote] = []
         for (key, files) in byProcess {
             guard key.state != nil else {
-                // Ended: its registration, inbox and answers go (a crash leaves them).
+                // Ended: its registration and socket go (a crash leaves them).
                 for file in files { try? FileOperations.removeTree(folder + "/" + file, maximumDepth: 1) }
                 continue
             }

@@ -4,7 +4,7 @@ import AppGroupContainer
 import AppGroupSystem
 
 /// The reacquirers this process's presenters handed to askers in other processes
-/// (``RemotePresenterInbox``), each run on its presenter's queue when the asker's
+/// (``RemotePresenterListener``), each run on its presenter's queue when the asker's
 /// `reacquire` request comes, whichever of the two comes first, or when the asker
 /// is seen ended (killed during its access).
 final class RemoteReacquirers: @unchecked Sendable {

@@ -242,4 +242,36 @@ int agc_lifecycle_listening(void);
 /// lines, so it cannot wait there for an answer to a request).
 int agc_lifecycle_on_listener_thread(void);
 
+/// Local stream sockets whose peer the kernel names (peer.c): the presenters'
+/// requests between processes. A listening socket `name` in `directory`
+/// (nonblocking, close-on-exec; whatever was at the name is removed first), or
+/// -1 with errno set.
+int agc_local_listen(const char *directory, const char *name, int backlog);
+
+/// Accepts one waiting connection (nonblocking, close-on-exec) and sets `*pid`
+/// to the connecting process as the kernel saw it (SO_PEERCRED): -1 with errno
+/// EAGAIN when none waits.
+int agc_local_accept(int listener, int *pid);
+
+/// Connects to the socket `name` in `directory` (nonblocking, close-on-exec) and
+/// sets `*pid` to the process that listens there as the kernel recorded it
+/// (SO_PEERCRED). -1 with errno set (EAGAIN: its queue of connections is full).
+int agc_local_connect(const char *directory, const char *name, int *pid);
+
+/// Sends `length` bytes, and descriptor `passed` beside them when it is not -1
+/// (SCM_RIGHTS); never blocks, never raises SIGPIPE. Bytes sent, or -1 with errno.
+long agc_local_send(int fd, const void *bytes, unsigned long length, int passed);
+
+/// Receives at most `capacity` bytes without blocking; `*passed` is the first
+/// descriptor that came with them (close-on-exec) or -1; any other is closed.
+/// Bytes read, 0 at the end of the stream, -1 with errno (EAGAIN: nothing yet).
+long agc_local_receive(int fd, void *buffer, unsigned long capacity, int *passed);
+
+/// The device and inode of `fd` when it is a directory opened for reading (not
+/// O_PATH, which Landlock does not restrict): 0, or -1 with errno set.
+int agc_local_readable_directory(int fd, uint64_t *device, uint64_t *inode);
+
+/// open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC): a descriptor or -1 with errno.
+int agc_local_open_directory(const char *path);
+
 #endif

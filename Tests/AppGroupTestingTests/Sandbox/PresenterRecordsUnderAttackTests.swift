@@ -7,9 +7,9 @@ import TestSupport
 
 /// A sandboxed target forging what presenters in other processes hear through
 /// the device's coordination tree (which every target may write): change and move
-/// records in an item's signal file, and requests in a presenter's inbox. No
-/// presenter follows or obeys a claim the file system or the request's context
-/// does not confirm (Signals/README.md, "What a presenter believes").
+/// records in an item's signal file. No presenter follows a claim the file system
+/// does not confirm (Signals/README.md, "What a presenter believes"); requests
+/// are PresenterSocketsUnderAttackTests'.
 @Suite(.tags(.multiprocess, .hostile), .simulatedDevices, .requiresSandbox(.fail), .serialized)
 struct PresenterRecordsUnderAttackTests {
     /// A change-signal record line as a writer writes it.
@@ -81,45 +81,6 @@ struct PresenterRecordsUnderAttackTests {
             #expect(app.waitForLine("saved", timeout: 60), "\(app.outputLines) \(app.standardError)")
             #expect(try String(contentsOf: draft, encoding: .utf8) == "private draft")
             #expect(try String(contentsOf: decoy, encoding: .utf8) == "the forger's")
-        }
-    }
-
-    @Test("requests forged into a presenter's inbox (another item, an item elsewhere, the presenter's own process as asker) reach no presenter")
-    func forgedRequestsAreNotObeyed() throws {
-        try SimulatedDevice.with { device in
-            let reader = try ReaderTargets()
-            let draft = try Self.draft("first", of: reader, on: device)
-            let app = try device.launch(built: "AppGroupProbe", ["ns-present", "--item", draft.path], as: reader.app)
-            defer { app.kill(); app.wait(timeout: 10) }
-            #expect(app.waitForLine("ready", timeout: 60), "\(app.standardError)")
-            let presenters = device.root.appendingPathComponent(".coordination/presenters")
-            let registry = try #require(try FileManager.default.contentsOfDirectory(atPath: presenters.path).first { $0.hasSuffix(".registry") })
-            let process = String(registry.dropLast(".registry".count))
-            let text = try String(contentsOf: presenters.appendingPathComponent(registry), encoding: .utf8)
-            let id = try #require(text.split(separator: "\n").dropFirst(2).first?.split(separator: " ").first.map(String.init))
-            let inbox = presenters.appendingPathComponent(process + ".inbox")
-            let me = try Self.processKey(getpid())
-            let requests = [
-                ("\(me)_0000000000000001", "delete \(id) 0 \(ChangeSignal.encode(draft.deletingLastPathComponent().appendingPathComponent("other.txt").path))"), // another item
-                ("99999999-1_0000000000000002", "writer \(id) 0 \(ChangeSignal.encode("/etc/passwd"))"),                                   // an item elsewhere
-                ("\(process)_0000000000000003", "delete \(id) 0 \(ChangeSignal.encode(draft.path))"),                                      // the presenter's own
-                ("\(me)_0000000000000004", "subitem-delete \(id) 0 \(ChangeSignal.encode(draft.path))"),                                  // not below a file
-            ]
-            // A request of the item by a live process, after the others were drained
-            // (one drain at a time, in order): a spurious save at worst.
-            let last = [("\(me)_0000000000000005", "save \(id) 0 \(ChangeSignal.encode(draft.path))")]
-            for round in [requests, last] {
-                for (name, line) in round {
-                    let written = try device.spawn(built: "SandboxProbe", ["write", inbox.appendingPathComponent(name).path, line + "\n"], as: reader.share)
-                    #expect(written.succeeded, "\(written)")
-                }
-                #expect(try device.spawn(built: "SignalProbe", ["post", "--root", device.root.path, "--name", "presenters." + process], as: reader.share).succeeded)
-                if round.count > 1 {
-                    #expect(app.waitForErrorLine(timeout: 60) { $0.contains("was not passed to the presenter") } != nil, "\(app.standardError)")
-                }
-            }
-            #expect(app.waitForLine("save", timeout: 60), "\(app.outputLines) \(app.standardError)")
-            #expect(!app.outputLines.contains { $0.hasPrefix("accommodate") || $0.hasPrefix("relinquish") }, "\(app.outputLines)")
         }
     }
 

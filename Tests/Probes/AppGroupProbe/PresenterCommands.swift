@@ -11,13 +11,23 @@ enum PresenterCommands {
     /// presenter of PATH that prints each message it gets as a line. With
     /// `--unsaved`, its save writes TEXT into PATH with a coordinated write of its
     /// own (the document case; it must not deadlock with the access that asked).
-    /// With `--silent yes` it never calls a completion handler. Prints "ready",
-    /// then runs until killed.
+    /// With `--silent yes` it never calls a completion handler. With `--write
+    /// OTHER --when FILE`, once FILE exists it makes a coordinated write of OTHER
+    /// (asking OTHER's presenters meanwhile) and prints "wrote other" or "write
+    /// failed: <error>". Prints "ready", then runs until killed.
     static func present() -> Never {
         let presenter = PrintingPresenter(item: URL(fileURLWithPath: option("item")), unsaved: optionalOption("unsaved"),
                                           silent: optionalOption("silent") == "yes")
         NSFileCoordinator.addFilePresenter(presenter)
         say("ready")
+        if let other = optionalOption("write"), let when = optionalOption("when") {
+            while !FileManager.default.fileExists(atPath: when) { usleep(200) }
+            var error: NSError?
+            NSFileCoordinator(filePresenter: presenter).coordinate(writingItemAt: URL(fileURLWithPath: other), options: [], error: &error) { url in
+                try? Data("from the probe".utf8).write(to: url)
+            }
+            say(error.map { "write failed: \($0)" } ?? "wrote other")
+        }
         while true { sleep(60) }
     }
 }

@@ -46,7 +46,7 @@ import Foundation
 //                                         halves: prints "half" between them (and waits for
 //                                         FILE when given), then "written" after the release
 //   ns-move --from A --to B               coordinated move reported with item(at:didMoveTo:)
-//   ns-present --item F [--unsaved T] [--silent yes]
+//   ns-present --item F [--unsaved T] [--silent yes] [--write G --when FILE]
 //                                         register a presenter of F that prints each message
 //                                         ("save", "relinquishToWriter", "reacquire"...); its
 //                                         save writes T with a coordinated write of its own;

@@ -25,6 +25,13 @@
 //   SandboxProbe metadata-race <own> <victim> <link> <rounds>   links and path buffers swapped under the calls
 //   SandboxProbe foundation-metadata <dir>              FileManager.setAttributes, createFile(attributes:), copyItem, atomic writes
 //   SandboxProbe supervisors-after <n>                   n sandboxed launches of its own, then how many metadata supervisors remain
+//   SandboxProbe presenter-ask <socket> <line> none|read:<dir>|path:<dir>
+//                                            a request on a presenting process's socket, with a
+//                                            descriptor of <dir> (for reading, or O_PATH): `answer <line>` or `closed`
+//   SandboxProbe presenter-impostor <socket> <seconds>  its own listener renamed over <socket>, answering
+//                                            every request with a forged error; prints `connection`, `request <line>`
+//   SandboxProbe presenter-flood <socket> <bytes> <connections>  a line of <bytes> with no newline, then
+//                                            <connections> idle connections held until killed
 //   SandboxProbe noop                        nothing (the launch benchmark's target)
 //   SandboxProbe launch-twice <path>         a device of its own launches itself twice as a
 //                                            target writing <path>; prints each outcome's output
@@ -227,6 +234,12 @@ case "supervisors-after" where arguments.count == 2:
     while supervisors() > 0 && Date() < deadline { usleep(10_000) }
     print("supervisors \(supervisors())")
     device.remove()
+case "presenter-ask" where arguments.count == 4:
+    PresenterAttacks.ask(socket: arguments[1], line: arguments[2], proof: arguments[3])
+case "presenter-impostor" where arguments.count == 3:
+    PresenterAttacks.impostor(socket: arguments[1], seconds: Double(arguments[2]) ?? 10)
+case "presenter-flood" where arguments.count == 4:
+    PresenterAttacks.flood(socket: arguments[1], bytes: Int(arguments[2]) ?? 0, connections: Int(arguments[3]) ?? 0)
 case "noop":
     break
 case "launch-twice" where arguments.count == 2:

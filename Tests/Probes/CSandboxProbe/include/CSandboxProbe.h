@@ -23,4 +23,22 @@ int csp_has_attack_attribute(const char *path);
 #define CSP_SECONDS 1000000
 #define CSP_ATTRIBUTE "user.appgroup.attack"
 
+// Sockets (sockets.c), as a hostile target uses a presenting process's socket.
+// Each returns a descriptor or count >= 0, or minus an errno.
+#include <stddef.h>
+/// A connected stream socket to `path` (blocking).
+int csp_connect(const char *path);
+/// A stream socket listening at `path` (bind fails when something is there).
+int csp_listen_at(const char *path);
+/// `path` opened as a directory for reading, or with O_PATH when `as_path`.
+int csp_open_directory(const char *path, int as_path);
+/// sendmsg of `length` bytes with `passed` beside them (SCM_RIGHTS) when >= 0.
+long csp_send(int socket, const char *bytes, size_t length, int passed);
+/// recv after at most `timeout_ms` (-ETIMEDOUT when nothing came).
+long csp_receive(int fd, char *buffer, size_t capacity, int timeout_ms);
+/// accept4 after at most `timeout_ms`.
+int csp_accept(int listener, int timeout_ms);
+/// The C name of an errno the socket commands report ("other" for the rest).
+const char *csp_errno_name(int code);
+
 #endif
