@@ -438,7 +438,7 @@ static long read_timevals(pid_t tid, uint64_t address, struct timespec times[2],
 
 static long handle(const struct supervisor *supervisor, const struct seccomp_notif *request) {
     const pid_t tid = (pid_t)request->pid;
-    const uint64_t *args = request->data.args;
+    const __u64 *args = request->data.args;
     const int nr = request->data.nr;
     if (request->data.arch != AGC_AUDIT_ARCH) return -ENOSYS;
 
