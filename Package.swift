@@ -93,7 +93,7 @@ let package = Package(
         // Writers for the reliability tests: killed mid-write, held locks, soak workers.
         .executableTarget(name: "ReliabilityProbe", dependencies: ["AppGroupContainer", "AppGroupSystem", "ShareInbox", "SharedDefaults", "SharedKeychain", "ProbeSupport"], path: "Tests/Probes/ReliabilityProbe"),
         // swift run -c release Benchmarks: the emulator against Foundation and the bare floor.
-        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem"], path: "Benchmarks"),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "CAppGroupSys", "PropertyLists", "AppGroupSimulation", "AppGroupSystem", "SharedKeychain"], path: "Benchmarks"),
 
         // The tests, by subject: one target per module tested, named <Module>Tests, each
         // holding all of that module's tests, the hostile, killed-process and soak ones

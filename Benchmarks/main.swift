@@ -30,6 +30,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("11", "memory watchdog sampling", memorySamplingCase),
     ("12", "timeline trace: cost off and on", traceCase),
     ("13", "a sandboxed target's system calls, with the metadata filter", metadataFilterCase),
+    ("14", "keychain reads by access group", keychainCase),
 ]
 
 func runChild(_ options: Options) throws {

@@ -8,7 +8,7 @@ let appEntitlements = try Entitlements(teamIdentifier: "A1B2C3D4E5", bundleIdent
                                        keychainAccessGroups: ["A1B2C3D4E5.com.example.vault"])
 let token = "session-token"
 // snippet.show
-let device = try KeychainDevice(root: root)                 // <root>/Keychains/default.keychain-db
+let device = try KeychainDevice(root: root)                 // <root>/Keychains/AccessGroups/<group>/default.keychain-db
 let app = Keychain(device: device, identity: appEntitlements)
 let session = GenericPassword(service: "session", account: "active-user", accessGroup: "A1B2C3D4E5.com.example.vault")
 try app.save(Data(token.utf8), for: session, accessibility: .afterFirstUnlockThisDeviceOnly)

@@ -84,24 +84,5 @@ struct DeviceRecordsSandboxTests {
             #expect(try keychain.biometry().scriptedOutcomes.isEmpty)
         }
     }
-
-    /// The gap TheSandbox.md and ThreatModel.md name: every access group's items are
-    /// in one file every sandboxed target may read and write, and the access-group
-    /// check runs in the target's own process. A target holding no keychain access
-    /// group reads and changes another group's item by editing the file.
-    @Test func aTargetReachesItemsOfGroupsItDoesNotHoldThroughTheFile() async throws {
-        try await SimulatedDevice.with { device in
-            let app = try Self.vault()
-            let notify = SimulatedTarget(name: "Notify", kind: .notificationExtension, entitlements: Targets.bareExtension)
-            let add = try await Self.probe(device, ["add", "--service", "s", "--account", "a", "--group", Targets.vault, "--value", "vault-secret-1234"], as: app)
-            #expect(add.outputLines == ["status=0"], "\(add)")
-            let viaLibrary = try await Self.probe(device, ["read", "--service", "s", "--account", "a"], as: notify)
-            #expect(viaLibrary.outputLines == ["status=-25300"], "the library hides the item: \(viaLibrary)")
-            let direct = try await Self.probe(device, ["tamper-keychain", "--find", "vault-secret-1234"], as: notify)
-            withKnownIssue("a target reaches every access group's items in the one keychain file (TheSandbox.md, the keychain gap)") {
-                #expect(direct.outputLines.first == "unreadable phone.keychain-db", "\(direct)")
-            }
-        }
-    }
 }
 #endif

@@ -15,9 +15,10 @@ struct HostileFileTests {
     func deepKeychainAndStateFiles() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
+        let items = box.device.itemsURL(forAccessGroup: Targets.vault)
+        try FileManager.default.createDirectory(at: items.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: box.device.recordsDirectory, withIntermediateDirectories: true)
-        for url in [box.device.keychainURL, box.device.stateURL] {
+        for url in [items, box.device.stateURL] {
             for bomb in [Self.deepXML(10_000), Self.deepBinary(10_000)] {
                 try bomb.write(to: url)
                 for arguments in [["read", "--service", "s", "--account", "a"], ["add", "--service", "s", "--account", "a", "--value", "v"]] {
@@ -68,7 +69,7 @@ struct HostileFileTests {
         defer { try? FileManager.default.removeItem(at: outside) }
         let planted = try KeychainDevice(root: outside, name: box.device.name)
         try Keychain(device: planted, identity: Targets.app).add(Data("planted".utf8), for: GenericPassword(service: "s", account: "a"))
-        let before = try Data(contentsOf: planted.keychainURL)
+        let before = try Data(contentsOf: planted.itemsURL(forAccessGroup: Targets.vault))
         let listing = try FileManager.default.contentsOfDirectory(atPath: planted.directory.path).sorted()
 
         let app = box.environment(Targets.app)
@@ -88,7 +89,7 @@ struct HostileFileTests {
         try FileManager.default.createSymbolicLink(at: box.device.recordsDirectory, withDestinationURL: planted.recordsDirectory)
         let device = try Self.run(["device", "lock"], app)
         #expect(!device.stdout.contains("state="), "a device-state change through the link: \(device.stdout)")
-        #expect(try Data(contentsOf: planted.keychainURL) == before, "nothing was written outside the root")
+        #expect(try Data(contentsOf: planted.itemsURL(forAccessGroup: Targets.vault)) == before, "nothing was written outside the root")
         #expect(try FileManager.default.contentsOfDirectory(atPath: planted.directory.path).sorted() == listing, "no file was made outside the root")
         #expect(try FileManager.default.contentsOfDirectory(atPath: planted.recordsDirectory.path).isEmpty, "no record was made outside the root")
     }
@@ -137,7 +138,7 @@ struct HostileFileTests {
             }
             // What a kill leaves must never be readable by anyone else.
             for name in Self.temporaries(box) {
-                let attributes = try FileManager.default.attributesOfItem(atPath: box.device.directory.appendingPathComponent(name).path)
+                let attributes = try FileManager.default.attributesOfItem(atPath: box.device.directory(forAccessGroup: Targets.vault).appendingPathComponent(name).path)
                 #expect(attributes[.posixPermissions] as? Int == 0o600, "\(name) is \(String(describing: attributes[.posixPermissions]))")
                 #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == geteuid())
                 seenTemporaries += 1
@@ -231,7 +232,7 @@ struct HostileFileTests {
     }
 
     static func temporaries(_ box: Sandbox) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: box.device.directory.path)) ?? []).filter(AtomicFile.isTemporaryName).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: box.device.directory(forAccessGroup: Targets.vault).path)) ?? []).filter(AtomicFile.isTemporaryName).sorted()
     }
 
     struct End {

@@ -20,7 +20,7 @@ struct KeychainFileFormatTests {
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
         #expect(try Probe.run(["add", "--service", "s", "--account", composed, "--group", Targets.vault, "--value", "one"], app).stdout == "status=0")
         #expect(try Probe.run(["add", "--service", "s", "--account", decomposed, "--group", Targets.vault, "--value", "two"], app).stdout == "status=0")
-        let url = box.device.keychainURL
+        let url = box.device.itemsURL(forAccessGroup: Targets.vault)
         let binary = try Data(contentsOf: url)
         #expect(binary.starts(with: Array("bplist00".utf8)), "new files are binary")
         // Foundation's decoder (what earlier versions read with) reads the new file too.
@@ -45,8 +45,8 @@ struct KeychainFileFormatTests {
     func wrongShape() throws {
         let box = try Sandbox()
         defer { box.remove() }
-        try FileManager.default.createDirectory(at: box.device.directory, withIntermediateDirectories: true)
-        let url = box.device.keychainURL
+        let url = box.device.itemsURL(forAccessGroup: Targets.vault)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var root = PropertyListDictionary()
         root.set(.string("one"), forKey: "format")
         let planted = try PropertyListCodec.write(.dictionary(root), format: .binary)

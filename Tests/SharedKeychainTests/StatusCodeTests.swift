@@ -186,10 +186,11 @@ import Testing
         let app = box.keychain(Targets.app)
         try app.add(Data("v".utf8), for: GenericPassword(service: "s", account: "a"))
         let junk = Data("not a property list".utf8)
-        try junk.write(to: box.device.keychainURL)
+        let file = box.device.itemsURL(forAccessGroup: app.defaultAccessGroup)
+        try junk.write(to: file)
         #expect(add(app) == errSecInvalidKeychain)
         #expect(copy(app, Self.base).0 == errSecInvalidKeychain)
-        #expect(try Data(contentsOf: box.device.keychainURL) == junk)
+        #expect(try Data(contentsOf: file) == junk)
     }
 
     @Test func missingIdentityIsNotAvailable() throws {

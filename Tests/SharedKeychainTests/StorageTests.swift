@@ -11,25 +11,31 @@ import TestSupport
 
 /// Where and how items are stored, and that values never leak into text.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct StorageTests {
-    @Test func oneFilePerDeviceBesideTheContainers() throws {
+    @Test func oneFilePerAccessGroupAndDeviceBesideTheContainers() throws {
         let box = try Sandbox()
         defer { box.remove() }
         let container = try ContainerResolver(root: box.root, entitlements: Targets.app)
             .requireContainerURL(forSecurityApplicationGroupIdentifier: Targets.suite)
         try box.keychain(Targets.app).add(Data("v".utf8), for: GenericPassword(service: "s", account: "a", accessGroup: Targets.suite))
+        try box.keychain(Targets.app).add(Data("w".utf8), for: GenericPassword(service: "s", account: "a"))
 
-        let file = box.device.keychainURL
-        #expect(file.path == box.root.appendingPathComponent("Keychains/phone.keychain-db").path)
+        let file = box.device.itemsURL(forAccessGroup: Targets.suite)
+        #expect(file.path == box.root.appendingPathComponent("Keychains/AccessGroups/group.com.example.suite/phone.keychain-db").path)
+        #expect(box.device.itemsURL(forAccessGroup: Targets.vault).path
+                == box.root.appendingPathComponent("Keychains/AccessGroups/A1B2C3D4E5.com.example.vault/phone.keychain-db").path)
         #expect(!file.path.hasPrefix(container.path))
         // "Keychains" can never be a group identifier, so it cannot collide with a container.
         #expect(GroupIdentifier(validating: KeychainDevice.directoryName) == nil)
-        let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
-        let directoryMode = try FileManager.default.attributesOfItem(atPath: box.device.directory.path)[.posixPermissions] as? Int
-        #expect(fileMode == 0o600)
-        #expect(directoryMode == 0o700)
+        for url in [box.device.directory, box.device.accessGroupsDirectory, file.deletingLastPathComponent()] {
+            #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o700, "\(url.path)")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try box.device.itemCount() == 2)
         // No temporary file is left behind by the atomic saves.
-        let names = try FileManager.default.contentsOfDirectory(atPath: box.device.directory.path)
-        #expect(!names.contains(where: AtomicFile.isTemporaryName))
+        for group in [Targets.suite, Targets.vault] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: box.device.directory(forAccessGroup: group).path)
+            #expect(names == ["phone.keychain-db"], "\(group): \(names)")
+        }
 
         // Erasing the device is what removes orphans.
         try box.device.erase()
@@ -45,7 +51,7 @@ import TestSupport
         try app.add(Data(secret.utf8), for: key, accessibility: .whenUnlocked)
 
         var texts: [String] = [String(describing: app), String(describing: key)]
-        let content = try KeychainFile.load(box.device.keychainURL, below: box.device.containerRoot)
+        let content = try box.device.loadItems(box.device.presentParts())
         for item in content.items {
             texts.append(String(describing: item))
             texts.append(String(reflecting: item))

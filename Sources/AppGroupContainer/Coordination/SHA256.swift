@@ -2,7 +2,7 @@
 /// ``FileNames``: Foundation on Linux has no digest, and a peer in any language
 /// has SHA-256 at hand (Python's `hashlib.sha256`), so every process derives the
 /// same name.
-enum SHA256 {
+package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -50,7 +50,7 @@ enum SHA256 {
     }
 
     /// The digest as lowercase hexadecimal.
-    static func hex<Bytes: Collection>(_ message: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Collection>(_ message: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)

@@ -11,9 +11,13 @@ internal import SharedKeychain
 /// `tmp`) and the containers of the App Groups its entitlements list. Read and
 /// write besides, because here the target's own process does what iOS's daemons
 /// do for it: the device's coordination trees (`.coordination`, the lock files of
-/// coordinated items; filecoordinationd on iOS) and its keychain items
-/// (`Keychains`; securityd on iOS, which checks the access groups: here the
-/// library checks them, not the kernel).
+/// coordinated items; filecoordinationd on iOS) and the keychain directories of
+/// exactly the access groups its entitlements make it hold
+/// (`Keychains/AccessGroups/<group>`: keychain-access-groups, the application
+/// identifier, the App Groups; securityd on iOS, which checks the access groups:
+/// here the kernel refuses the others' files), with macOS's file-based keychain
+/// (`Keychains/FileBased`, which every app of a user may use on macOS). `Keychains`
+/// itself and `Keychains/AccessGroups` are the device's: not even read.
 ///
 /// Read only: the device's own records (`Devices`: the keychain's device state and
 /// the biometric sensor, which only the device changes; a prompt is asked of it),
@@ -43,13 +47,15 @@ public struct SandboxProfile: Sendable, Hashable {
         }
         let keychains = device.root.appendingPathComponent(KeychainDevice.directoryName, isDirectory: true)
         try RaceFreeDirectory.make(keychains, intermediates: false, mode: 0o700)
+        // Made here, by the device, with each group's directory: a rule names an
+        // existing directory, and a target cannot make one in `Keychains`.
+        readWrite += try keychainDirectories(root: device.root, identity: target.entitlements)
         // Made here, by the device: a rule names an existing directory, and a
         // target cannot make it (the root is not its to write).
         let records = device.root.appendingPathComponent(KeychainDevice.recordsDirectoryName, isDirectory: true)
         try RaceFreeDirectory.make(records, intermediates: false, mode: 0o700)
         readWrite += [device.root.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
-                      device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true),
-                      keychains]
+                      device.directory.appendingPathComponent(CoordinationTree.directoryName, isDirectory: true)]
         // Where the target writes its trace file, on a traced device: its launch's own directory.
         if let trace { readWrite.append(trace) }
         var readOnly = [records, bundle, executable.deletingLastPathComponent(), device.scratch]
@@ -58,6 +64,19 @@ public struct SandboxProfile: Sendable, Hashable {
         readOnly += backtracerDirectories.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let devices = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"].map { URL(fileURLWithPath: $0) }
         return SandboxProfile(readWrite: readWrite, readOnly: readOnly, devices: devices)
+    }
+
+    /// The keychain directories `identity` may read and write, made (and the root's
+    /// keychain files of earlier versions moved into them) by the keychain.
+    static func keychainDirectories(root: URL, identity: Entitlements) throws -> [URL] {
+        do {
+            return try KeychainDevice.prepareTargetDirectories(root: root, identity: identity)
+        } catch let KeychainError.storage(error) {
+            throw SimulationError.container(error)
+        } catch {
+            throw SimulationError.container(.invalidRoot(path: root.appendingPathComponent(KeychainDevice.directoryName).path,
+                problem: "the keychain's directories could not be prepared for the target: \(error)"))
+        }
     }
 
     /// The system's programs, libraries and configuration, and the kernel's views

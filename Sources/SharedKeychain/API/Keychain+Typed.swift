@@ -60,16 +60,21 @@ extension Keychain {
 
     /// Moves an item to another access group (an update cannot change the group, so
     /// Apple's documentation prescribes reading it, adding a copy in the new group and
-    /// deleting the original). Done here in one change of the keychain file, under its
-    /// lock: no process ever sees both copies or neither, and the item keeps its
-    /// persistent reference (`kSecReturnPersistentRef`). A copy already in `group`
+    /// deleting the original). Done here in one change under the device's keychain
+    /// write lock: the new group's file is saved before the old group's, so a process
+    /// never sees neither copy (one that holds both groups may, for that moment, see
+    /// both), and the item keeps its persistent reference (`kSecReturnPersistentRef`). A copy already in `group`
     /// (made by hand, the documented way) is kept and the original deleted. A
     /// protected item needs the same authentication as an update.
     /// - Throws: ``KeychainError`` (`errSecItemNotFound` when there is no such item,
     ///   `errSecMissingEntitlement` for a group the caller does not hold).
     public func move(_ key: GenericPassword, toAccessGroup group: String, accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) throws {
         let query = try ParsedQuery(key.query, for: .update)
-        try modify { engine, content in
+        let groups = self.groups
+        // The destination's file only when the identity holds it: otherwise the
+        // check below refuses, after the item was looked for, as before.
+        let destination = groups.ordered.contains { $0.isExactly(group) } ? [KeychainPart.group(group)] : []
+        try modify(try groups.parts(for: query) + destination) { engine, content in
             let indices = try engine.matches(query, in: content)
             _ = try authorize(query, indices.map { content.items[$0] }, engine: engine, operation: .update)
             guard let index = indices.first else { return }

@@ -14,9 +14,10 @@ import Foundation
 ///   ``add(_:for:accessibility:)``, ``read(_:)``, ``save(_:for:accessibility:)``,
 ///   ``delete(_:)->Bool`` and ``move(_:toAccessGroup:accessibility:)``.
 ///
-/// Every call reads the device's file (cached by file identity); every change is a
-/// read-modify-write under the device's write lock, saved atomically, so processes
-/// sharing a device never lose each other's items.
+/// Every call reads the files of the access groups it searches (each cached by file
+/// identity): the named group, or every group the identity holds; every change is a
+/// read-modify-write under the device's keychain write lock, saved atomically, so
+/// processes sharing a device never lose each other's items.
 public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     /// The simulated device whose keychain this is.
     public let device: KeychainDevice
@@ -129,7 +130,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func add(_ attributes: [String: Any]) throws -> Any? {
         let query = try ParsedQuery(attributes, for: .add)
-        let item = try modify { engine, content in try engine.add(query, to: &content) }
+        let item = try modify(try groups.parts(for: query, adding: true)) { engine, content in try engine.add(query, to: &content) }
         var single = query
         single.limit = nil
         return KeychainEngine.result(for: [item], query: single)
@@ -140,10 +141,11 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     public func copyMatching(_ query: [String: Any]) throws -> Any? {
         let parsed = try ParsedQuery(query, for: .copyMatching)
         let engine = try makeEngine()
-        var content = try KeychainFile.load(device.keychainURL, below: device.containerRoot)
+        let parts = try engine.groups.parts(for: parsed)
+        var content = try device.loadItems(parts)
         if (parsed.returnPersistentRef || parsed.persistentRef != nil) && content.items.contains(where: { $0.persistentID == nil }) {
             // A file from before references: give its items identifiers (a write) first.
-            content = try modify { _, content in
+            content = try modify(parts) { _, content in
                 KeychainEngine.assignMissingIdentifiers(in: &content)
                 return content
             }
@@ -158,7 +160,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     public func update(_ query: [String: Any], with attributes: [String: Any]) throws {
         let parsed = try ParsedQuery(query, for: .update)
         let changes = try ParsedQuery(attributes, for: .updateAttributes, itemClass: parsed.itemClass)
-        try modify { engine, content in
+        try modify(try groups.parts(for: parsed)) { engine, content in
             _ = try authorize(parsed, try engine.matches(parsed, in: content).map { content.items[$0] }, engine: engine, operation: .update)
             try engine.update(parsed, with: changes, in: &content)
         }
@@ -168,19 +170,22 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func delete(_ query: [String: Any]) throws -> Int {
         let parsed = try ParsedQuery(query, for: .delete)
-        return try modify { engine, content in try engine.delete(parsed, from: &content) }
+        return try modify(try groups.parts(for: parsed)) { engine, content in try engine.delete(parsed, from: &content) }
     }
 
     // MARK: Plumbing
 
+    var groups: AccessGroups { AccessGroups(identity: identity, behavior: behavior) }
+
     func makeEngine() throws -> KeychainEngine {
-        KeychainEngine(groups: AccessGroups(identity: identity, behavior: behavior), state: try device.state(), now: Date(),
-                       sensor: { [device] in try device.biometry() })
+        KeychainEngine(groups: groups, state: try device.state(), now: Date(), sensor: { [device] in try device.biometry() })
     }
 
-    func modify<T>(_ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
-        try device.makeDirectories()
-        return try KeychainFile.modify(device.keychainURL, below: device.containerRoot, timeout: coordinationTimeout) { content in
+    /// Runs `body` on the items of `parts` under the device's keychain write lock;
+    /// every item it leaves must belong to one of them.
+    func modify<T>(_ parts: [KeychainPart], _ body: (KeychainEngine, inout KeychainFileContent) throws -> T) throws -> T {
+        try device.makeDirectories(for: parts)
+        return try device.modifyItems({ parts }, timeout: coordinationTimeout) { content in
             KeychainEngine.assignMissingIdentifiers(in: &content)
             return try body(try makeEngine(), &content)
         }
@@ -194,7 +199,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
         let span = Tracing.begin(.keychain)
         let status = runUntraced(function, result, body)
         span?.end(function, [("status", "\(status)"), ("message", SecStatus.message(status).map { "\($0)" } ?? "")]
-                  + ((try? current()).map { [("keychain", $0.device.keychainURL.path)] } ?? []))
+                  + ((try? current()).map { [("keychain", $0.device.writeLockURL.path)] } ?? []))
         return status
     }
 

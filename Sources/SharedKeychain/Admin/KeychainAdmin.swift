@@ -64,9 +64,11 @@ package struct KeychainItemFilter: Sendable {
 /// administrator (or `simctl keychain`) sees it: every item of every identity,
 /// without entitlement checks, and without ever handing out a secret.
 extension KeychainDevice {
-    /// Every item the device holds, in file order.
+    /// Every item the device holds: the file-based keychain's, then each access
+    /// group's (by directory name), each in file order.
     package func itemSummaries() throws -> [KeychainItemSummary] {
-        try summaries(of: KeychainFile.load(keychainURL, below: containerRoot).items)
+        try migrateLegacyKeychainIfNeeded()
+        return try summaries(of: presentParts().flatMap { try load($0).items })
     }
 
     /// The items' summaries. The sensor is read only when an item's invalidation
@@ -84,7 +86,7 @@ extension KeychainDevice {
     /// every process at once; returns the summaries of what was removed.
     package func deleteItems(matching filter: KeychainItemFilter) throws -> [KeychainItemSummary] {
         guard try DirectoryHandle.open(directory, below: containerRoot) != nil else { return [] }
-        let removed = try KeychainFile.modify(keychainURL, below: containerRoot, timeout: 30) { content in
+        let removed = try modifyItems({ try presentParts() }, timeout: 30) { content in
             let removed = content.items.filter { $0.matches(filter) }
             content.items.removeAll { $0.matches(filter) }
             return removed

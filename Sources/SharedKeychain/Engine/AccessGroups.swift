@@ -49,6 +49,18 @@ struct AccessGroups {
         return ordered.first ?? identity.applicationIdentifier
     }
 
+    /// The files a call reads or changes: the file-based keychain's, or those of the
+    /// groups it searches (checked), or for an add the one group it adds to.
+    func parts(for query: ParsedQuery, adding: Bool = false) throws -> [KeychainPart] {
+        if kind(of: query) == .fileBased { return [.fileBased] }
+        if adding { return [.group(try groupForAdd(query))] }
+        if let group = query.accessGroup {
+            try check(group)
+            return [.group(group)]
+        }
+        return ordered.map(KeychainPart.group)
+    }
+
     /// The groups a search covers: the named one (checked), else all of them.
     func groupsSearched(by query: ParsedQuery) throws -> Set<ExactString> {
         if let group = query.accessGroup {

@@ -6,14 +6,32 @@ import Foundation
 /// names the same root and device.
 ///
 /// Files live beside the group containers, never inside one, so an app's items
-/// outlive its "uninstall" (removing its containers), as on iOS:
+/// outlive its "uninstall" (removing its containers), as on iOS. Each access group's
+/// items have a directory of their own, so that the kernel lets a sandboxed target
+/// reach only the groups its entitlements make it hold, as securityd does on iOS:
 ///
-///     <root>/Keychains/                        0700
-///         <name>.keychain-db                   the items (binary plist), 0600
-///         .<name>.keychain-db.lock             lock files (see the locking protocol)
+///     <root>/Keychains/                        0700, the device's: no target may open it
+///         AccessGroups/                        0700, the device's
+///             <group>/                         0700, one per access group: read and
+///                                              written only by targets holding the group
+///                 <name>.keychain-db           the group's items on device <name>
+///                                              (binary plist), 0600
+///         FileBased/<name>.keychain-db         macOS's file-based keychain (no access
+///                                              groups): every target may use it, as
+///                                              every app of a user may on macOS
+///         <name>.keychain-db                   only from an earlier version: moved into
+///                                              the above by the first process that is
+///                                              not a target, then removed
 ///     <root>/Devices/                          the device's own records
 ///         <name>.device-state.plist            locked, unlocked since boot, passcode
 ///         <name>.biometry.plist                the simulated biometric sensor
+///
+/// `<group>` is the group's name where it is letters, digits, `-`, `_` and `.`
+/// (not first), any other byte as `%XX`, and `~` plus SHA-256 of the name when that
+/// would be longer than 160 bytes (``accessGroupDirectoryName(_:)``). Lock files lie
+/// in the root's coordination tree; one lock, taken on the path earlier versions
+/// kept every item at, `Keychains/<name>.keychain-db`, orders every change of the
+/// device's items.
 ///
 /// `Devices` holds what iOS's securityd and the Secure Enclave keep to themselves:
 /// a target launched by a simulated device may read it but never write it (its
@@ -66,10 +84,8 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         return try KeychainDevice(root: ContainerResolver.root(environment: environment), name: name)
     }
 
-    /// The directory holding the device files.
+    /// The directory holding the keychains of every device of the root (``accessGroupsDirectory``, ``fileBasedDirectory``).
     public var directory: URL { root.appendingPathComponent(Self.directoryName, isDirectory: true) }
-    /// The keychain file.
-    public var keychainURL: URL { directory.appendingPathComponent(name + ".keychain-db") }
     /// The directory holding the device's own records (``stateURL``, ``biometryURL``).
     public var recordsDirectory: URL { root.appendingPathComponent(Self.recordsDirectoryName, isDirectory: true) }
     /// The device-state file.
@@ -87,10 +103,10 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         DeviceRequestChannel.isConnected && ContainerResolver.root().standardizedFileURL.path == root.path
     }
 
-    /// Makes the keychain's directory and, outside a target (which cannot: its
-    /// device made it before launching it), the records' directory beside it.
-    func makeDirectories() throws {
-        try KeychainFile.makeDirectory(directory, below: containerRoot)
+    /// Makes the directories of `parts` and, outside a target (which cannot: its
+    /// device made them before launching it), the records' directory beside them.
+    func makeDirectories(for parts: [KeychainPart]) throws {
+        for part in parts { try KeychainFile.makeDirectory(directory(of: part), below: containerRoot) }
         if !isOwnedByLaunchingDevice { try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot) }
     }
 
@@ -150,14 +166,15 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Sets or removes the passcode. Removing it deletes every
-    /// `WhenPasscodeSetThisDeviceOnly` item, as iOS does; returns how many.
+    /// `WhenPasscodeSetThisDeviceOnly` item of every access group, as iOS does; returns how many.
     @discardableResult
     public func setPasscode(_ enabled: Bool) throws -> Int {
         try requireOwnership("setPasscode")
+        try migrateLegacyKeychainIfNeeded()
         try KeychainFile.makeDirectory(directory, below: containerRoot)
         try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
-            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
+            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: writeLockURL) { stateURL, _ in
                 let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
                 var state = before
                 state.isPasscodeSet = enabled
@@ -165,7 +182,7 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
                 state = before.advanced(to: state)
                 var removed = 0
                 if !enabled {
-                    removed = try KeychainFile.modifyLocked(keychainURL, below: containerRoot) { content in
+                    removed = try modifyItemsLocked(try presentParts()) { content in
                         let before = content.items.count
                         content.items.removeAll { $0.accessibility == .whenPasscodeSetThisDeviceOnly }
                         return before - content.items.count
@@ -178,14 +195,16 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Erases the device: every item of every app and group, and the state. The only
-    /// way, as on iOS, to be rid of orphaned group items.
+    /// way, as on iOS, to be rid of orphaned group items. The access groups'
+    /// directories stay (other devices of the root keep their files there).
     public func erase() throws {
         try requireOwnership("erase")
         try KeychainFile.makeDirectory(directory, below: containerRoot)
         try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
-        try KeychainFile.mapErrors(keychainURL) {
-            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: keychainURL) { stateURL, keychainURL in
-                try KeychainFile.remove(keychainURL, below: containerRoot)
+        try KeychainFile.mapErrors(writeLockURL) {
+            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: writeLockURL) { stateURL, _ in
+                for part in try presentParts() { try KeychainFile.remove(url(of: part), below: containerRoot) }
+                try KeychainFile.remove(legacyKeychainURL, below: containerRoot)
                 try KeychainFile.remove(stateURL, below: containerRoot)
                 try KeychainFile.remove(biometryURL, below: containerRoot)
                 for legacy in legacyRecordURLs { try KeychainFile.remove(legacy, below: containerRoot) }
@@ -193,6 +212,9 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// How many items the device holds, across every identity (for tests and tools).
-    public func itemCount() throws -> Int { try KeychainFile.load(keychainURL, below: containerRoot).items.count }
+    /// How many items the device holds, across every identity and access group (for tests and tools).
+    public func itemCount() throws -> Int {
+        try migrateLegacyKeychainIfNeeded()
+        return try presentParts().reduce(0) { $0 + (try load($1).items.count) }
+    }
 }

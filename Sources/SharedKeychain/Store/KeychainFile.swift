@@ -4,12 +4,13 @@ import PropertyLists
 
 /// Loading and saving a keychain file (or a small device file: its state, its
 /// biometric sensor): binary property lists (XML ones of earlier versions still
-/// load), 0600, replaced atomically under a ``FileCoordinator`` write lock, so that
-/// app and extension processes never lose each other's changes. Reads take no lock:
+/// load), 0600, replaced atomically under the device's keychain write lock (see
+/// `KeychainDevice+Store.swift`), so that app and extension processes never lose
+/// each other's changes. Reads take no lock:
 /// an atomic rename means a reader sees the old file or the new one, and the
 /// decoded content is cached by file identity (one lstat).
 ///
-/// Every access, read or write, opens `<root>/Keychains` (or `<root>/Devices`) afresh as a
+/// Every access, read or write, opens the file's directory (an access group's, or `<root>/Devices`) afresh as a
 /// ``DirectoryHandle`` (no symbolic link followed, the process's own directory
 /// only) and reaches the file relative to it: nothing is ever read from or written
 /// outside the root, whatever is swapped in between two calls. Files are read and
@@ -30,46 +31,60 @@ enum KeychainFile {
 
     private static let cache = ContentCache()
 
+    /// What a caller checks of a file's content when it is read from disk (not
+    /// when it comes from the cache, which holds only content that passed): throws
+    /// to refuse the file.
+    typealias Validator = (KeychainFileContent, URL) throws -> Void
+
     /// The keychain content at `url`; empty when no file exists yet.
-    static func load(_ url: URL, below root: ContainerRoot) throws -> KeychainFileContent {
+    static func load(_ url: URL, below root: ContainerRoot, validate: Validator? = nil) throws -> KeychainFileContent {
         try mapErrors(url) {
             guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent(), below: root) else { return KeychainFileContent() }
-            return try load(url, in: directory)
+            return try load(url, in: directory, validate: validate)
         }
     }
 
-    /// Runs `body` on the current content under the write lock and saves what it
-    /// leaves, unless it throws (then nothing is written).
-    static func modify<T>(_ url: URL, below root: ContainerRoot, timeout: TimeInterval?, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
-        try mapErrors(url) {
-            CoordinationTree.ensurePrepared(root)
-            return try FileCoordinator(timeout: timeout).coordinate(writingItemAt: url, options: .forMerging) { url in
-                try modifyLocked(url, below: root, body)
-            }
-        }
-    }
-
-    /// As ``modify(_:below:timeout:_:)``, for a caller already holding the write lock.
-    /// Removes the temporaries of writers killed mid-save first: under the lock no
-    /// live writer has one (every save happens under it).
-    static func modifyLocked<T>(_ url: URL, below root: ContainerRoot, _ body: (inout KeychainFileContent) throws -> T) throws -> T {
-        let directory = try requireDirectory(url, below: root)
-        let name = url.lastPathComponent
-        directory.removeTemporaries(of: name, holdingWriteLock: true)
-        var content = try load(url, in: directory)
-        let result = try body(&content)
-        let data: Data
+    /// ``load(_:below:validate:)`` of the file `name` in the directory at the
+    /// standardized path `directoryPath`: a reader of several files (one per access
+    /// group) builds and standardizes no URL while the files are cached.
+    static func load(directoryPath: String, name: String, below root: ContainerRoot, validate: Validator?) throws -> KeychainFileContent {
+        let path = directoryPath + "/" + name
         do {
-            data = try PropertyListCodec.write(PropertyListTreeEncoder().encode(content), format: .binary)
+            guard let directory = try DirectoryHandle.open(standardizedPath: directoryPath, below: root) else { return KeychainFileContent() }
+            if let identity = try directory.identity(of: name), let cached = cache.content(path, identity) { return cached }
         } catch {
-            throw KeychainError.notAvailable(problem: "the keychain content could not be encoded (\(type(of: error))); nothing was written")
+            throw KeychainError.storage(error)
         }
-        try directory.write(data, to: name, durable: true)
-        if let identity = try directory.identity(of: name) { cache.store(url.path, identity, content) }
-        return result
+        return try load(URL(fileURLWithPath: path), below: root, validate: validate)
     }
 
-    private static func load(_ url: URL, in directory: DirectoryHandle) throws -> KeychainFileContent {
+    /// The content at `url` for a caller holding its write lock (empty when the
+    /// file or its directory is absent), after removing the temporaries of writers
+    /// killed mid-save: under the lock no live writer has one.
+    static func loadLocked(_ url: URL, below root: ContainerRoot, validate: Validator?) throws -> KeychainFileContent {
+        try mapErrors(url) {
+            guard let directory = try DirectoryHandle.open(url.deletingLastPathComponent(), below: root) else { return KeychainFileContent() }
+            directory.removeTemporaries(of: url.lastPathComponent, holdingWriteLock: true)
+            return try load(url, in: directory, validate: validate)
+        }
+    }
+
+    /// Saves `content` at `url` atomically, for a caller holding its write lock.
+    static func saveLocked(_ content: KeychainFileContent, to url: URL, below root: ContainerRoot) throws {
+        try mapErrors(url) {
+            let directory = try requireDirectory(url, below: root)
+            let data: Data
+            do {
+                data = try PropertyListCodec.write(PropertyListTreeEncoder().encode(content), format: .binary)
+            } catch {
+                throw KeychainError.notAvailable(problem: "the keychain content could not be encoded (\(type(of: error))); nothing was written")
+            }
+            try directory.write(data, to: url.lastPathComponent, durable: true)
+            if let identity = try directory.identity(of: url.lastPathComponent) { cache.store(url.path, identity, content) }
+        }
+    }
+
+    private static func load(_ url: URL, in directory: DirectoryHandle, validate: Validator?) throws -> KeychainFileContent {
         let name = url.lastPathComponent
         if let identity = try directory.identity(of: name), let cached = cache.content(url.path, identity) { return cached }
         // A file not cached yet is read whole anyway: a listing then costs little, and
@@ -80,6 +95,7 @@ enum KeychainFile {
         guard content.format <= KeychainFileContent.currentFormat else {
             throw KeychainError.invalidKeychain(path: url.path, problem: "format \(content.format) was written by a newer version of SharedKeychain")
         }
+        try validate?(content, url)
         cache.store(url.path, identity, content)
         return content
     }

@@ -143,7 +143,7 @@ extension ProcessTests {
         // holds the write lock, so none of them can belong to a live writer. (A read
         // removes only those whose writer's pid is gone and that are a second old, so
         // right after the storm it may rightly keep the last ones.)
-        let keychains = sandbox.root.appendingPathComponent("Keychains")
+        let keychains = keychain.device.directory(forAccessGroup: Sandbox.group)
         let keychainTemporaries = ((try? FileManager.default.contentsOfDirectory(atPath: keychains.path)) ?? []).filter(AtomicFile.isTemporaryName)
         try keychain.save(Data("after".utf8), for: GenericPassword(service: "crash", account: "after-the-storm", accessGroup: Sandbox.group))
         let keychainLeftovers = ((try? FileManager.default.contentsOfDirectory(atPath: keychains.path)) ?? []).filter(AtomicFile.isTemporaryName)

@@ -126,7 +126,11 @@ struct FaultTests {
                prepare: { try keychain($0).save(Data("before".utf8), for: GenericPassword(service: "s", account: "a")) },
                fail: { try keychain($0).save(Data("after".utf8), for: GenericPassword(service: "s", account: "a")) },
                intact: { try keychain($0).read(GenericPassword(service: "s", account: "a")) == Data("before".utf8) },
-               temporaries: { try FileManager.default.contentsOfDirectory(atPath: $0.root.appendingPathComponent("Keychains").path).filter(AtomicFile.isTemporaryName) },
+               temporaries: { sandbox in
+                   let keychain = try keychain(sandbox)
+                   let directory = keychain.device.directory(forAccessGroup: keychain.defaultAccessGroup)
+                   return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter(AtomicFile.isTemporaryName)
+               },
                typed: { error, code in
                    guard let error = error as? KeychainError, case .storage(.systemCall(_, _, let e)) = error else { return false }
                    return e == code && error.status == -36
@@ -206,7 +210,12 @@ struct FaultTests {
                  try Self.inbox(sandbox).drain { titles.append($0.title) }
                  return titles == ["after"]
              }),
-            ("Keychain.save", { $0.root.appendingPathComponent("Keychains") },
+            ("Keychain.save", { sandbox in
+                // The default group's directory: its file is what the save replaces.
+                let group = sandbox.app.keychainAccessGroups.first ?? sandbox.app.applicationIdentifier
+                return sandbox.root.appendingPathComponent(KeychainDevice.directoryName + "/" + KeychainDevice.accessGroupsDirectoryName
+                                                           + "/" + KeychainDevice.accessGroupDirectoryName(group))
+             },
              { try Self.keychain($0).save(Data("after".utf8), for: GenericPassword(service: "s", account: "a")) },
              { try Self.keychain($0).read(GenericPassword(service: "s", account: "a")) == Data("after".utf8) }),
         ]

@@ -133,9 +133,11 @@ let hostileCases: [HostileCase] = [
     },
     HostileCase("keychain file: a binary plist holding a set", .keychain, mentions: ["errSecInvalidKeychain", "set"]) { sandbox in
         let device = try KeychainDevice(root: sandbox.root)
-        try FileManager.default.createDirectory(at: device.directory, withIntermediateDirectories: true)
-        try binaryPlistWithSet().write(to: device.keychainURL)
-        _ = try Keychain(device: device, identity: sandbox.app).readIfPresent(GenericPassword(service: "s", account: "a"))
+        let keychain = Keychain(device: device, identity: sandbox.app)
+        let file = device.itemsURL(forAccessGroup: keychain.defaultAccessGroup)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try binaryPlistWithSet().write(to: file)
+        _ = try keychain.readIfPresent(GenericPassword(service: "s", account: "a"))
     },
     HostileCase("stored data: a binary plist holding a set, read as Codable", .sharedDefaults, mentions: ["k"]) { sandbox in
         let defaults = try suite(sandbox)

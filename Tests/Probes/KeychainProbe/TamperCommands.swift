@@ -9,11 +9,16 @@ import SharedKeychain
 //
 //   tamper-state             writes "unlocked, passcode set" over the device state
 //   tamper-biometry          writes a sensor with two scripted matches
-//   tamper-keychain --find S reports `found` or `absent` for the bytes S in the keychain file
-//                            (every access group's items), then rewrites the file with S
+//   tamper-keychain --group G --find S
+//                            reports `unreadable <file>`, or `found` / `absent` for the
+//                            bytes S in group G's file, then rewrites it with S
 //                            replaced by as many `X`s
-// Each writes where the device keeps the record now and where earlier versions kept
-// it (`Keychains/`, which a target may write): the device must obey neither.
+//   tamper-keychain-tree --group G
+//                            tries every way to reach group G's items and the device's
+//                            keychain directories; one line per try, `did <what>` or
+//                            `refused <what> errno=<n>`
+// The first two write where the device keeps the record now and where earlier
+// versions kept it (`Keychains/`): the device must obey neither.
 
 /// Writes `data` over `url` as an attacker would (a plain open-for-write, no library).
 func tamper(_ url: URL, _ data: Data) {
@@ -33,6 +38,18 @@ func binaryPlist(_ value: some Encodable) -> Data {
     return data
 }
 
+/// One try of `tamper-keychain-tree`: a bare system call, reported as `did` or `refused` with its errno.
+func attempt(_ what: String, _ call: () -> Int32) {
+    if call() == 0 { say("did \(what)") } else { say("refused \(what) errno=\(errno)") }
+}
+
+/// Opens the directory at `path` for listing (opendir), as an attacker would.
+func listing(_ path: String) -> Int32 {
+    guard let directory = opendir(path) else { return -1 }
+    defer { closedir(directory) }
+    return 0
+}
+
 func runTamperCommand(_ command: String) {
     let device: KeychainDevice
     do { device = try KeychainDevice.fromEnvironment() } catch { fail("\(error)") }
@@ -50,8 +67,9 @@ func runTamperCommand(_ command: String) {
         tamper(legacy.appendingPathComponent(device.biometryURL.lastPathComponent), scripted)
     case "tamper-keychain":
         let needle = Data(option("find").utf8)
-        guard let bytes = try? Data(contentsOf: device.keychainURL) else {
-            say("unreadable \(device.keychainURL.lastPathComponent)")
+        let file = device.itemsURL(forAccessGroup: option("group"))
+        guard let bytes = try? Data(contentsOf: file) else {
+            say("unreadable \(file.lastPathComponent)")
             return
         }
         guard let range = bytes.range(of: needle) else {
@@ -61,9 +79,49 @@ func runTamperCommand(_ command: String) {
         say("found")
         var changed = bytes
         changed.replaceSubrange(range, with: Data(repeating: UInt8(ascii: "X"), count: needle.count))
-        tamper(device.keychainURL, changed)
+        tamper(file, changed)
+    case "tamper-keychain-tree":
+        runTreeAttack(on: device, group: option("group"))
     default:
         fail("unknown command \(command)", code: 64)
     }
+}
+
+/// Every way a target might reach group `group`'s items, or plant what the device
+/// or another target would read, in the device's keychain directories.
+func runTreeAttack(on device: KeychainDevice, group: String) {
+    let directory = device.directory(forAccessGroup: group).path
+    let items = device.itemsURL(forAccessGroup: group).path
+    let own = NSTemporaryDirectory()
+    let forged = Array("bplist00 forged".utf8)
+    func create(_ path: String) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return -1 }
+        _ = forged.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        return close(fd)
+    }
+    attempt("read the group's items") {
+        let fd = open(items, O_RDONLY)
+        return fd >= 0 ? close(fd) : -1
+    }
+    attempt("list the group's directory") { listing(directory) }
+    attempt("plant a file in the group's directory") { create(directory + "/planted") }
+    attempt("rename the group's items") { rename(items, directory + "/renamed") }
+    attempt("replace the group's items") {
+        let mine = own + "/forged-items-\(getpid())"
+        guard create(mine) == 0 else { return -1 }
+        defer { unlink(mine) }
+        return rename(mine, items)
+    }
+    attempt("remove the group's items") { unlink(items) }
+    attempt("link the group's items into the target's own directory") { link(items, own + "/linked-\(getpid())") }
+    attempt("rename the group's directory") { rename(directory, device.accessGroupsDirectory.path + "/moved") }
+    attempt("list the access groups") { listing(device.accessGroupsDirectory.path) }
+    attempt("make an access group's directory") {
+        mkdir(device.accessGroupsDirectory.path + "/" + KeychainDevice.accessGroupDirectoryName("group.forged"), 0o700)
+    }
+    attempt("list the device's keychain directory") { listing(device.directory.path) }
+    attempt("plant a keychain file of an earlier version") { create(device.directory.appendingPathComponent(device.fileName).path) }
+    attempt("plant a file in the device's keychain directory") { create(device.directory.path + "/planted") }
 }
 #endif

@@ -153,7 +153,7 @@ case "device":
 case "hold-lock":
     do {
         let device = try KeychainDevice.fromEnvironment()
-        try FileCoordinator().coordinate(writingItemAt: device.keychainURL) { _ in
+        try FileCoordinator().coordinate(writingItemAt: device.writeLockURL) { _ in
             say("locked")
             while true { sleep(60) }
         }
@@ -187,7 +187,7 @@ case "profile-save", "profile-open", "profile-rotate", "profile-forget",
      "store-set", "store-get", "store-delete", "store-keys", "store-clear":
     // Persistent references: PersistentRefCommands.swift.
     runPersistentRefCommand(command)
-case "tamper-state", "tamper-biometry", "tamper-keychain":
+case "tamper-state", "tamper-biometry", "tamper-keychain", "tamper-keychain-tree":
     // A hostile target writing the device's files directly: TamperCommands.swift.
     runTamperCommand(command)
 case "seed-save", "seed-read", "biometry", "evaluate":

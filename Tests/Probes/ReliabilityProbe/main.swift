@@ -404,7 +404,8 @@ func diskFull(group: String, scratch: URL) throws {
         if !isDiskFull(error) || !(error is KeychainError) { failures.append("keychain: \(type(of: error)) \(error)") }
     }
     if try keychain.readIfPresent(key) != nil { failures.append("keychain: an item appeared") }
-    if !leftovers(keychain.device.directory).isEmpty { failures.append("keychain: left \(leftovers(keychain.device.directory))") }
+    let groupDirectory = keychain.device.directory(forAccessGroup: group)
+    if !leftovers(groupDirectory).isEmpty { failures.append("keychain: left \(leftovers(groupDirectory))") }
     say("ok keychain: ENOSPC on save, nothing stored")
     // Drained, the disk has room again and everything works.
     var drained = 0
