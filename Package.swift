@@ -175,6 +175,10 @@ package.targets += [
     .target(name: "UniformTypeIdentifiers", dependencies: ["AppGroupFoundation"]),
     // A notes app and its widget, for WidgetKitTests (launched as device targets).
     .executableTarget(name: "WidgetProbe", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupContainer", "AppGroupFoundation"], path: "Tests/Probes/WidgetProbe"),
+    // App-extension code in Swift 5 language mode, as most shipping apps are: the entry points work in both modes.
+    .executableTarget(name: "Swift5ModeProbe", dependencies: ["AppGroupFoundation", "AppGroupSimulation", "SharedDefaults", "UniformTypeIdentifiers", "Security",
+                                                              "WidgetKit", "WidgetReloads"],
+                      path: "Tests/Probes/Swift5ModeProbe", swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [
@@ -184,6 +188,7 @@ package.targets += [
     .target(name: "SecurityNamesFixture", path: "Tests/SecurityNamesFixture"),
     .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "AppGroupFoundation", "notify", "SecurityNamesFixture"]),
 ]
+package.targets.first(where: { $0.name == "IntegrationTests" })?.dependencies += ["Swift5ModeProbe"]
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
 }

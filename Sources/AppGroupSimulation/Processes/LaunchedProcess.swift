@@ -336,7 +336,8 @@ public final class LaunchedProcess: @unchecked Sendable {
         // exited on its own just before the kill reached it reports its own end.
         return ProcessOutcome(status: status, signal: bySignal ? status : nil,
                               timedOut: timedOut && bySignal && status == SIGKILL,
-                              standardOutput: out, standardError: err, label: label)
+                              standardOutput: out, standardError: err, label: label,
+                              foundationSuiteNotes: label.foundationSuites?.findings() ?? [])
     }
 
     static func lines(_ data: Data) -> [String] { OutputLines.complete(data) }

@@ -12,6 +12,8 @@ struct ProcessLabel: Sendable, Hashable, CustomStringConvertible {
     var explicitEnvironment: Bool
     /// What a failure report adds about the process's sandbox (SimulatedDevice+Sandbox.swift); nil for none.
     var sandboxNote: String? = nil
+    /// Looks, when the process has ended, for a group suite saved with Foundation's own class.
+    var foundationSuites: FoundationSuiteCheck? = nil
 
     var command: String {
         ([executable.lastPathComponent] + arguments.map(Self.quoted)).joined(separator: " ")

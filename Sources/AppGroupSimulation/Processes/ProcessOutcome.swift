@@ -19,6 +19,8 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     public let standardError: String
     /// Who ran, as what, where (outcomes are made by the internal memberwise initializer).
     let label: ProcessLabel
+    /// Group suites the target saved with Foundation's own `UserDefaults` (FoundationSuiteCheck).
+    var foundationSuiteNotes: [String] = []
 
     /// Exited by itself with status 0.
     public var succeeded: Bool { signal == nil && status == 0 && !timedOut }
@@ -47,6 +49,7 @@ public struct ProcessOutcome: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(label): \(ending)" + ProcessFailure.tail(of: standardError, named: "standard error")
             + (succeeded ? "" : ProcessFailure.sandboxNote(label))
+            + foundationSuiteNotes.map { "\n" + $0 }.joined()
     }
 
     /// This outcome when the process succeeded.

@@ -10,7 +10,7 @@ enum SandboxNote {
         let groups = target.entitlements.applicationGroups.map(\.rawValue)
         let theirs = groups.isEmpty ? "no App Group containers (it holds no group)" : "the containers of " + groups.joined(separator: ", ")
         return "It ran in its sandbox (Landlock): \(target.name) may write only its data container \(home.home.path), \(theirs), "
-            + "and the device's coordination and keychain files; everything else, \(device.outside.path) and the machine's home included, "
+            + "the device's coordination trees and the keychain directories of its access groups; everything else, \(device.outside.path) and the machine's home included, "
             + "is refused with EACCES, which Foundation reports as NSCocoaErrorDomain 513 (a write) or 257 (a read), as iOS does. "
             + "If that is what failed, the code reaches outside what iOS allows; to check, launch it with sandbox: .unenforced."
     }

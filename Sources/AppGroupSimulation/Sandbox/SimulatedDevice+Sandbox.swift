@@ -75,6 +75,8 @@ extension SimulatedDevice {
         var label = ProcessLabel(executable: executable, arguments: arguments, target: target,
                                  deviceDirectory: directory, explicitEnvironment: false)
         label.sandboxNote = note
+        label.foundationSuites = FoundationSuiteCheck(preferences: home.preferences,
+                                                      groups: target.entitlements.applicationGroups.map(\.rawValue), target: target.name)
         let variablesToPass = variables
         #if !os(Linux)
         // Elsewhere there is no Landlock (the probe said so above) and no spawn of

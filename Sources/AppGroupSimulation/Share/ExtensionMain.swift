@@ -38,9 +38,19 @@ public enum ExtensionMain {
     /// request is over. A request left open is ended by the share sheet's deadline,
     /// and the process exits 1 a little after it if it is still running. Without a
     /// request (not started by the share sheet) it exits 64 with a message.
-    /// Call it from the main thread (top-level code of `main.swift`).
+    /// Call it from the main thread (top-level code of `main.swift`), in Swift 6 or
+    /// Swift 5 language mode: in Swift 5 mode top-level code is not main-actor
+    /// isolated, so `principal` is made here, on the main actor, not by the caller.
+    /// Called from another thread, it exits 70 with a message.
+    public static func run<Principal: NSExtensionRequestHandling>(_ principal: @autoclosure @MainActor () -> Principal) -> Never {
+        guard Thread.isMainThread else {
+            fail(70, "ExtensionMain.run was called off the main thread; call it from the top-level code of main.swift")
+        }
+        MainActor.assumeIsolated { start(principal()) }
+    }
+
     @MainActor
-    public static func run(_ principal: some NSExtensionRequestHandling) -> Never {
+    static func start(_ principal: some NSExtensionRequestHandling) -> Never {
         guard let directoryPath = ProcessInfo.processInfo.environment[ExtensionWire.environmentKey] else {
             fail(64, "this process was not started with an extension request (\(ExtensionWire.environmentKey) is not set); start it with SimulatedDevice.share(_:to:) as the share sheet does")
         }
