@@ -159,39 +159,6 @@ int agc_explore_step(const char *step, const char *item) {
     return 1;
 }
 
-int agc_explore_serve(const char *directory) {
-    struct sockaddr_un address;
-    int held;
-    if (agc_explore_address(directory, &address, &held) != 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    int ready = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&address, sizeof address);
-    if (ready == 0) ready = listen(fd, 128);
-    int saved = errno;
-    if (held >= 0) close(held);
-    if (ready != 0) {
-        if (fd >= 0) close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
-}
-
-int agc_explore_accept(int listener, int *pid) {
-    int fd;
-    do { fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return -1;
-    struct ucred peer;
-    socklen_t size = sizeof peer;
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    *pid = (int)peer.pid;
-    return fd;
-}
-
 long agc_explore_receive(int fd, char *buffer, unsigned long capacity) {
     ssize_t got;
     do { got = recv(fd, buffer, capacity, 0); } while (got < 0 && errno == EINTR);

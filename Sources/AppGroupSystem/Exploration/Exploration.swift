@@ -53,7 +53,7 @@ package enum Exploration {
 
         /// Listens in `directory`; nil (errno set) when the socket cannot be made.
         package init?(directory: String) {
-            let fd = agc_explore_serve(directory)
+            let fd = agc_local_listen(directory, "scheduler", 128)
             guard fd >= 0 else { return nil }
             self.directory = directory
             self.listener = fd
@@ -69,7 +69,7 @@ package enum Exploration {
                     // A burst of connections is taken a bounded number at a time: the others wait for the next look.
                     for _ in 0..<64 {
                         var pid: Int32 = 0
-                        let connection = agc_explore_accept(listener, &pid)
+                        let connection = agc_local_accept(listener, &pid)
                         guard connection >= 0 else { break }
                         events.append(.connected(connection, pid: pid))
                     }

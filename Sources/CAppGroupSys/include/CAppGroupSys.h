@@ -95,14 +95,8 @@ static inline int agc_explore_enabled(void) { return __atomic_load_n(&agc_explor
 /// exploring, or it gave up: the scheduler gone, or the deadline passed).
 int agc_explore_step(const char *step, const char *item);
 
-/// The scheduler's side: a listening stream socket, `scheduler` in `directory`
-/// (nonblocking, close-on-exec), or -1 with errno set.
-int agc_explore_serve(const char *directory);
-
-/// Accepts one waiting connection (nonblocking, close-on-exec) and sets `*pid`
-/// to the connecting process as the kernel saw it (SO_PEERCRED): -1 with errno
-/// EAGAIN when none waits.
-int agc_explore_accept(int listener, int *pid);
+/// The scheduler's side listens with `agc_local_listen(directory, "scheduler", 128)`
+/// and accepts with `agc_local_accept` (below).
 
 /// Reads what is available on a connection: bytes read, 0 at its end (the
 /// process closed it or ended), -1 with errno set (EAGAIN: nothing yet).
