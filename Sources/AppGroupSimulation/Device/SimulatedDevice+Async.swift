@@ -6,6 +6,7 @@ import Foundation
 extension SimulatedDevice {
     /// Runs `body` with a fresh device and removes the device afterwards: the
     /// asynchronous form of ``with(name:_:)`` (a device whose `body` threw counts as failed).
+    @discardableResult
     public static func with<T>(name: String = "SimulatedDevice", isolation: isolated (any Actor)? = #isolation,
                                _ body: (SimulatedDevice) async throws -> T) async throws -> T {
         let device = try SimulatedDevice(name: name)

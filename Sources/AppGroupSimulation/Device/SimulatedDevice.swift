@@ -87,6 +87,7 @@ public final class SimulatedDevice: Sendable {
 
     /// Runs `body` with a fresh device and removes the device afterwards (see
     /// ``remove()``: a device whose `body` threw counts as failed).
+    @discardableResult
     public static func with<T>(name: String = "SimulatedDevice", _ body: (SimulatedDevice) throws -> T) throws -> T {
         let device = try SimulatedDevice(name: name)
         defer { device.remove() }

@@ -7,12 +7,14 @@ import Foundation
 /// first limited target), which reads each footprint (``ProcessMemory``) every
 /// ``LifecycleSettings/memorySamplingInterval`` and kills a process over its limit.
 final class MemoryLimits: @unchecked Sendable {
-    // @unchecked: `watched` and `running` are guarded by `lock`.
+    // @unchecked: `watched`, `running` and `sampling` are guarded by `lock`.
     private let lock = NSLock()
     private var watched: [(connection: LifecycleConnection, limit: Int)] = []
     private var running = false
+    /// How the watchdog samples (said with its first kill).
+    private var sampling: (path: Path, interval: TimeInterval)?
 
-    /// Which path a device uses, said once per test process.
+    /// Which path a device uses, said once per test process when the watchdog first kills.
     enum Path: Equatable {
         case cgroup(String)
         case watchdog(reason: String)
@@ -35,7 +37,7 @@ final class MemoryLimits: @unchecked Sendable {
 
     private static let said = Locked(Set<String>())
 
-    /// Says once per process and path how memory limits are enforced.
+    /// Says once per process and path how memory limits are enforced (with the first kill by sampling).
     static func sayOnce(_ path: Path, interval: TimeInterval) {
         let text: String
         switch path {
@@ -51,7 +53,6 @@ final class MemoryLimits: @unchecked Sendable {
     func watch(_ connection: LifecycleConnection, limit: Int, settings: LifecycleSettings) {
         guard let path = Self.path(for: settings.memoryEnforcement) else { return }
         if case .cgroup = path, let group = try? MemoryCgroup.make(for: connection.pid, limit: limit) {
-            Self.sayOnce(path, interval: settings.memorySamplingInterval)
             connection.condition.lock()
             connection.cgroup = (group, limit)
             connection.condition.unlock()
@@ -59,8 +60,8 @@ final class MemoryLimits: @unchecked Sendable {
         }
         let used: Path
         if case .cgroup = path { used = .watchdog(reason: "the cgroup could not be made") } else { used = path }
-        Self.sayOnce(used, interval: settings.memorySamplingInterval)
         lock.lock()
+        sampling = (used, settings.memorySamplingInterval)
         watched.append((connection, limit))
         let start = !running
         running = true
@@ -85,6 +86,12 @@ final class MemoryLimits: @unchecked Sendable {
             if now.isEmpty { return }
             for (connection, limit) in now {
                 guard let footprint = ProcessMemory.footprint(of: connection.pid), footprint > limit else { continue }
+                // Said only when it changes what a test gets: a kill by sampling, which
+                // a spike shorter than the interval escapes.
+                lock.lock()
+                let how = sampling
+                lock.unlock()
+                if let how { Self.sayOnce(how.path, interval: how.interval) }
                 connection.kill(reason: .memoryLimit(limit: limit, footprint: footprint), locks: [])
             }
             usleep(UInt32(max(interval, 0.001) * 1_000_000))

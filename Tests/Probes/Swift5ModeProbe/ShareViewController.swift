@@ -17,7 +17,8 @@ class ShareViewController: NSObject, NSExtensionRequestHandling {
         }
         provider.loadItem(forTypeIdentifier: UTType.url.identifier, options: nil) { item, _ in
             DispatchQueue.main.async {
-                if let url = item as? URL { self.received.append(url.absoluteString) }
+                // `item as? URL` works too, with a warning on Linux (ShareExtensionsOnLinux).
+                if let url = (item as Any) as? URL { self.received.append(url.absoluteString) }
                 self.save()
                 self.extensionContext?.completeRequest(returningItems: [], completionHandler: nil)
             }
