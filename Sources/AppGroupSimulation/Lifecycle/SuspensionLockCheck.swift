@@ -23,7 +23,27 @@ enum SuspensionLockCheck {
 
     static func held(_ lock: ProcessLock) -> HeldFileLock {
         HeldFileLock(path: lock.path, kind: lock.kind.rawValue, exclusive: lock.exclusive,
-                     range: "\(lock.start)-\(lock.end.map(String.init) ?? "EOF")")
+                     range: "\(lock.start)-\(lock.end.map(String.init) ?? "EOF")", item: coordinatedItem(of: lock.path))
+    }
+
+    /// The item a coordination lock file protects: the package writes the item's
+    /// key (its path relative to the directory holding the tree, or an absolute
+    /// one in a private tree) and a newline into each lock file it makes
+    /// (LockingProtocol.md). Read only from `<...>/.coordination/<32 hex>.lock`, at
+    /// most 4 KiB, never following a link or waiting on a FIFO; the name is a label
+    /// in a report, so what a target wrote there can mislead only the reader.
+    static func coordinatedItem(of path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[parts.count - 2] == ".coordination" else { return nil }
+        let name = parts[parts.count - 1]
+        guard name.hasSuffix(".lock"), name.count == 37, name.dropLast(5).allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        guard let head = ProcessSystemCalls.head(of: path, maximum: 4_096),
+              let newline = head.firstIndex(of: UInt8(ascii: "\n")),
+              let key = String(data: head[head.startIndex..<newline], encoding: .utf8),
+              !key.isEmpty, !key.contains(where: { $0.isNewline || $0 == "\0" }),
+              !key.split(separator: "/").contains("..") else { return nil }
+        if key.hasPrefix("/") { return key }
+        return parts.dropLast(2).joined(separator: "/") + "/" + key
     }
 
     static func isInside(_ path: String, _ directory: String) -> Bool {

@@ -49,8 +49,25 @@ public struct HeldFileLock: Sendable, Hashable, CustomStringConvertible {
     public let exclusive: Bool
     /// The byte range, as the kernel lists it (`0-EOF`, `1073741825-1073741825`).
     public let range: String
+    /// For a coordination lock file (`.coordination/<hash>.lock`), the item it
+    /// protects, as the lock file's first line names it; nil for any other file.
+    public let item: String?
 
-    public var description: String { "\(path) (\(exclusive ? "write" : "read") \(kind), bytes \(range))" }
+    init(path: String, kind: String, exclusive: Bool, range: String, item: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.exclusive = exclusive
+        self.range = range
+        self.item = item
+    }
+
+    /// `<item> (its lock file <path>: write lock, bytes 0-EOF)` for a coordinated
+    /// item, `<path> (write lock, bytes 0-EOF)` for any other file.
+    public var description: String {
+        let lock = "\(exclusive ? "write" : "read") \(kind), bytes \(range)"
+        guard let item else { return "\(path) (\(lock))" }
+        return "\(item) (coordinated; its lock file \(path): \(lock))"
+    }
 }
 
 /// One ending of a target's process that the device caused or saw.

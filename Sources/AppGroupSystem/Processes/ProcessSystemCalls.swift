@@ -109,6 +109,20 @@ package enum ProcessSystemCalls {
 }
 
 extension ProcessSystemCalls {
+    /// At most `maximum` bytes from the start of the regular file at `path`, as
+    /// ``prefix(of:count:)`` reads them (no FIFO waited on, no link followed): nil
+    /// for anything else.
+    package static func head(of path: String, maximum: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var buffer = [UInt8](repeating: 0, count: max(maximum, 0))
+        let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        return read >= 0 ? Data(buffer.prefix(read)) : nil
+    }
+
     /// The first `count` bytes of the regular file at `path` (`open` with
     /// O_NONBLOCK and O_NOFOLLOW, `fstat`, `pread`): nil for anything else, so a
     /// FIFO or a link a target planted is never waited on or followed.

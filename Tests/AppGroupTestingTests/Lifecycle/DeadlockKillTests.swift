@@ -75,6 +75,9 @@ import Testing
         // protocol does, so iOS's rule applies to them as it would to the process's own).
         #expect(!report.heldLocks.isEmpty)
         #expect(report.heldLocks.allSatisfy { $0.path.hasPrefix(fixture.device.root.path + "/") }, "\(report)")
+        // The report names the item the lock protects, not only the hashed lock file.
+        #expect(report.heldLocks.contains { $0.item == file && $0.exclusive }, "\(report)")
+        #expect(report.description.contains("\(file) (coordinated; its lock file "), "\(report)")
     }
 
     @Test func suspendedBetweenSharedDefaultsOperationsIsNot() async throws {
