@@ -154,6 +154,9 @@ struct WidgetReloadTests {
             let done = try await device.processWidgetReloads()
             #expect(done.map(\.outcome) == [.noWidget, .ran])
             #expect(done.map(\.kind) == ["NoSuchWidget", "NotesWidget"])
+            // Where iOS is silent, the record says why and what to do.
+            #expect(done.first?.problem?.contains("no widget of that kind is installed on the device (installed: \"NotesWidget\")") == true,
+                    "\(done)")
             #expect(try notes.shownNotes() == ["note: (none)"])
         }
     }

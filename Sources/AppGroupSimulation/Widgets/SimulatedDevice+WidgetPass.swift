@@ -66,7 +66,16 @@ extension SimulatedDevice {
                          outcome: outcome, countedAgainstBudget: counted, problem: problem, cause: .request,
                          ranAt: outcome == .ran || outcome == .failed ? request.date : nil)
         }
-        guard let widget = state.widgets.first(where: { $0.kind == kind }) else { return record(.noWidget, counted: false) }
+        guard let widget = state.widgets.first(where: { $0.kind == kind }) else {
+            // iOS drops such a request without a word; a misspelled kind then looks
+            // like a widget that never updates.
+            let installed = state.widgets.map { "\"\($0.kind)\"" }.joined(separator: ", ")
+            let problem = "\(request.requester) asked to reload the widget kind \"\(kind)\", but no widget of that kind is installed on the device "
+                + "(installed: \(installed.isEmpty ? "none" : installed)); iOS ignores the request silently. Check the kind's spelling "
+                + "or install the widget with installWidget(kind:family:executable:as:)"
+            Diagnostics.warnOnce(about: "widget-kind \(directory.path) \(kind)", "WidgetKit: \(problem), on the device at \(directory.path)")
+            return record(.noWidget, counted: false, problem: problem)
+        }
         let counted = !fromForegroundApp
         if counted, !WidgetBudget(dailyBudget: state.dailyBudget, log: log).allows(kind, at: request.date) {
             return record(.deferred, counted: false)
