@@ -50,8 +50,25 @@ public enum KernelSandbox {
     /// `off` (explicitly, for debugging a whole run); `on` or unset: enforced.
     public static let modeEnvironmentKey = "APPGROUP_SANDBOX"
 
-    /// This kernel's answer, probed once.
-    public static var availability: Availability { availabilityOverride ?? probed.availability }
+    /// Whether launches here are enforced: the kernel's answer, probed once, or
+    /// unavailable when `APPGROUP_SANDBOX=off` turns the sandbox off for the run,
+    /// so that what is reported is what the device does.
+    public static var availability: Availability {
+        if let availabilityOverride { return availabilityOverride }
+        if modeSetting == "off" { return .unavailable(reason: turnedOffReason) }
+        return probed.availability
+    }
+
+    /// Why launches are unenforced when the run turns the sandbox off.
+    static let turnedOffReason = "it is turned off for this run (\(modeEnvironmentKey)=off)"
+
+    /// `APPGROUP_SANDBOX`, or the value a test put in its place for its task.
+    static var modeSetting: String? { modeOverride ?? ProcessInfo.processInfo.environment[modeEnvironmentKey] }
+
+    /// A value of `APPGROUP_SANDBOX` for this task and the tasks it starts: how the
+    /// package's tests check a run with the sandbox turned off without changing the
+    /// test process's environment.
+    @TaskLocal package static var modeOverride: String?
 
     /// An answer that replaces the kernel's in this task and the tasks it starts:
     /// how the package's tests check what the requirement traits do on a kernel
@@ -67,6 +84,11 @@ public enum KernelSandbox {
     /// The message a launch writes once when it cannot enforce (nil when it can).
     public static var unenforcedMessage: String? {
         guard case .unavailable(let reason) = availability else { return nil }
+        if reason == turnedOffReason {
+            return "AppGroupTesting: the sandbox is not enforced: \(reason). Simulated targets run without it: "
+                + "they can read and write outside their containers, which iOS refuses, so a test can pass here for code that fails on a device. "
+                + "Unset \(modeEnvironmentKey) (or set it to on) to enforce it again."
+        }
         return "AppGroupTesting: the sandbox is not enforced: \(reason). Simulated targets run without it: "
             + "they can read and write outside their containers, which iOS refuses, so a test can pass here for code that fails on a device. "
             + "Use Linux 5.13 or later with Landlock enabled (lsm=landlock,... on the kernel's command line), and "
@@ -112,13 +134,12 @@ public enum KernelSandbox {
     /// Why a launch in ``SandboxMode/enforced`` would not be enforced here, in words
     /// (the kernel cannot, or `APPGROUP_SANDBOX=off` turns it off); nil when it would be.
     package static var whyLaunchesAreUnenforced: String? {
-        if effectiveMode(.enforced) == .unenforced { return "turned off for this run (\(modeEnvironmentKey)=off)" }
         if case .unavailable = availability { return "\(availability)" }
         return nil
     }
 
     /// The mode `requested` becomes under `APPGROUP_SANDBOX`.
     static func effectiveMode(_ requested: SandboxMode) -> SandboxMode {
-        ProcessInfo.processInfo.environment[modeEnvironmentKey] == "off" ? .unenforced : requested
+        modeSetting == "off" ? .unenforced : requested
     }
 }

@@ -16,6 +16,6 @@ enum SandboxNote {
     }
 
     static func unenforced(reason: String) -> String {
-        "It ran without its sandbox, which this kernel cannot enforce (\(reason)): a device would have refused any access outside its containers."
+        "It ran without its sandbox (\(reason)): a device would have refused any access outside its containers."
     }
 }

@@ -70,6 +70,10 @@ extension SimulatedDevice {
                 KernelSandbox.sayUnenforcedOnce()
                 note = SandboxNote.unenforced(reason: reason)
             }
+        } else if sandbox == .enforced {
+            // Asked for, and turned off for the whole run: said once, and in every failure.
+            KernelSandbox.sayUnenforcedOnce()
+            note = SandboxNote.unenforced(reason: KernelSandbox.turnedOffReason)
         }
         defer { if let ruleset { SandboxSystemCalls.closeDescriptor(ruleset) } }
         var label = ProcessLabel(executable: executable, arguments: arguments, target: target,

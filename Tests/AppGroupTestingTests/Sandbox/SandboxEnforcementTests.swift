@@ -119,6 +119,26 @@ import TestSupport
             #expect(fine.succeeded && !fine.description.contains("sandbox"), "\(fine)")
         }
     }
+
+    /// `APPGROUP_SANDBOX=off` turns the sandbox off for a run: what is reported
+    /// (the availability, every failure) says so, never "enforced".
+    @Test func aRunWithTheSandboxTurnedOffSaysSo() async throws {
+        try await KernelSandbox.$modeOverride.withValue("off") {
+            #expect("\(KernelSandbox.availability)" == "not enforced: it is turned off for this run (APPGROUP_SANDBOX=off)")
+            #expect(KernelSandbox.unenforcedMessage?.contains("Unset APPGROUP_SANDBOX") == true)
+            try await SimulatedDevice.with { device in
+                let reader = try ReaderTargets()
+                let outside = device.outside.appendingPathComponent("articles.json")
+                let escaped = try await device.run(built: "SandboxProbe", ["save", outside.path, "[]"], as: reader.share)
+                #expect(escaped.succeeded, "with the sandbox off, the write outside succeeds: \(escaped)")
+                let missing = device.outside.appendingPathComponent("no-such-folder/articles.json")
+                let failed = try await device.run(built: "SandboxProbe", ["save", missing.path, "[]"], as: reader.share)
+                #expect(!failed.succeeded)
+                #expect(failed.description.contains("It ran without its sandbox (it is turned off for this run (APPGROUP_SANDBOX=off))"),
+                        "\(failed)")
+            }
+        }
+    }
 }
 
 /// The sandbox must not take from a target what a developer needs to debug it.
