@@ -232,7 +232,8 @@ struct HostileJournalReviewTests {
         try waitAndDrain(1, "an append to an open log")
     }
 
-    @Test("a dead writer's log (and its cursor) chowned to another user: no crash or hang; its items are delivered once, in order, and the delivered logs go")
+    @Test("a dead writer's log (and its cursor) chowned to another user: no crash or hang; its items are delivered once, in order, and the delivered logs go",
+          .enabled(if: Privileges.isRoot, "giving a log to another user needs root to chown it (CI runs as root)"))
     func logOwnedByAnotherUser() throws {
         let sandbox = try Sandbox()
         let app = try ShareInbox(groupIdentifier: Sandbox.group, resolver: sandbox.resolver(), durable: false)
