@@ -109,9 +109,9 @@ package enum ProcessSystemCalls {
 }
 
 extension ProcessSystemCalls {
-    /// At most `maximum` bytes from the start of the regular file at `path`, as
-    /// ``prefix(of:count:)`` reads them (no FIFO waited on, no link followed): nil
-    /// for anything else.
+    /// At most `maximum` bytes from the start of the regular file at `path` (`open`
+    /// with O_NONBLOCK and O_NOFOLLOW, `fstat`, `pread`): nil for anything else, so
+    /// a FIFO or a link a target planted is never waited on or followed.
     package static func head(of path: String, maximum: Int) -> Data? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -123,17 +123,10 @@ extension ProcessSystemCalls {
         return read >= 0 ? Data(buffer.prefix(read)) : nil
     }
 
-    /// The first `count` bytes of the regular file at `path` (`open` with
-    /// O_NONBLOCK and O_NOFOLLOW, `fstat`, `pread`): nil for anything else, so a
-    /// FIFO or a link a target planted is never waited on or followed.
+    /// Exactly the first `count` bytes of the regular file at `path`, read as
+    /// ``head(of:maximum:)`` reads; nil for a shorter file or anything else.
     package static func prefix(of path: String, count: Int) -> Data? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        return read == count ? Data(buffer) : nil
+        guard let head = head(of: path, maximum: count), head.count == count else { return nil }
+        return head
     }
 }

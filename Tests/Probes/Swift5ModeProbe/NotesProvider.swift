@@ -7,25 +7,28 @@ import class SharedDefaults.UserDefaults // the group's suites, in place of Foun
 import Security
 import WidgetKit
 
-struct NoteEntry: TimelineEntry, CustomStringConvertible {
-    let date: Date
-    let note: String
-    var description: String { "note: \(note)" }
+// Xcode's widget template, names and all.
+struct SimpleEntry: TimelineEntry, CustomStringConvertible {
+    var date: Date
+    var text: String
+    var description: String { "note: " + text }
 }
 
 struct NotesProvider: TimelineProvider {
     static let kind = "Swift5Widget"
 
-    func placeholder(in context: Context) -> NoteEntry {
-        NoteEntry(date: Date(), note: "…")
+    func placeholder(in context: Context) -> SimpleEntry { SimpleEntry(date: Date(), text: "…") }
+
+    func getSnapshot(in context: Context, completion: @escaping (SimpleEntry) -> ()) {
+        let entry = SimpleEntry(date: Date(), text: NotesApp.latest())
+        completion(entry)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (NoteEntry) -> ()) {
-        completion(NoteEntry(date: Date(), note: NotesApp.latest()))
-    }
-
-    func getTimeline(in context: Context, completion: @escaping (Timeline<NoteEntry>) -> ()) {
-        completion(Timeline(entries: [NoteEntry(date: Date(), note: NotesApp.latest())], policy: .never))
+    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> ()) {
+        var entries: [SimpleEntry] = []
+        entries.append(SimpleEntry(date: Date(), text: NotesApp.latest()))
+        let timeline = Timeline(entries: entries, policy: .never)
+        completion(timeline)
     }
 }
 
