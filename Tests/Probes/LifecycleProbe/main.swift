@@ -29,6 +29,9 @@ import ShareInbox
 //                                 "grandchild <pid>" for each, then sleeps, or with --orphan exits
 //   grandchild [--detach yes]     ignores SIGTERM; with --detach starts a session of its own; sleeps
 //   hello                         prints "ready" and exits
+//   protected-data                prints "prewarm <ActivePrewarm>", then "available <true|false> at launch"
+//                                 (isProtectedDataAvailable, from the device's state) and
+//                                 "available <...> after <name>" in each protected-data observer; sleeps
 //   device-request --kind K --payload P [--count N]   N requests at once on the device channel;
 //                                 prints one "answer ..." or "refused ..." line each, sorted, then "done"
 // Every command first prints "ready" once its observers are in place.
@@ -39,11 +42,17 @@ let names = [
     "UIApplicationWillTerminateNotification",
     "NSExtensionHostWillResignActiveNotification", "NSExtensionHostDidEnterBackgroundNotification",
     "NSExtensionHostWillEnterForegroundNotification", "NSExtensionHostDidBecomeActiveNotification",
+    "UIApplicationProtectedDataWillBecomeUnavailable", "UIApplicationProtectedDataDidBecomeAvailable",
 ]
 for name in names {
     _ = NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { note in
         say("notified \(note.name.rawValue)")
     }
+}
+
+/// What the target itself reads of the device's state, inside its sandbox.
+func available() -> String {
+    do { return "available \(try DeviceStateStore.current().read().isProtectedDataAvailable())" } catch { return "unreadable \(error)" }
 }
 
 func sleepForever() -> Never {
@@ -54,6 +63,17 @@ let command = CommandLine.arguments.dropFirst().first ?? ""
 do {
     switch command {
     case "observe":
+        say("ready")
+        sleepForever()
+
+    case "protected-data":
+        for name in ["UIApplicationProtectedDataWillBecomeUnavailable", "UIApplicationProtectedDataDidBecomeAvailable"] {
+            _ = NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { _ in
+                say(available() + " after " + name)
+            }
+        }
+        say("prewarm \(ProcessInfo.processInfo.environment["ActivePrewarm"] ?? "unset")")
+        say(available() + " at launch")
         say("ready")
         sleepForever()
 
