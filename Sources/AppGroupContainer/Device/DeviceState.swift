@@ -19,7 +19,7 @@ public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
         case locked(since: Date)
 
         /// The word the records and the command line use.
-        public var name: String {
+        package var name: String {
             switch self {
             case .poweredOff: return "poweredOff"
             case .beforeFirstUnlock: return "beforeFirstUnlock"
@@ -55,16 +55,16 @@ public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
     package var securityGeneration = 0
 
     /// iOS's grace after locking before `complete` data becomes unavailable.
-    public static let defaultProtectedDataGrace: TimeInterval = 10
+    package static let defaultProtectedDataGrace: TimeInterval = 10
     /// The longest grace a record may hold (one hour): more is a planted file.
-    public static let protectedDataGraceLimit: TimeInterval = 3600
+    package static let protectedDataGraceLimit: TimeInterval = 3600
     /// The farthest a clock may be moved (about 100 years): more is a planted file.
-    public static let clockOffsetLimit: TimeInterval = 100 * 365 * 86_400
+    package static let clockOffsetLimit: TimeInterval = 100 * 365 * 86_400
 
     /// A device in use: passcode set, unlocked (how a fresh device starts).
     public static let unlocked = DeviceState(condition: .unlocked, isPasscodeSet: true)
 
-    public init(condition: Condition, isPasscodeSet: Bool = true, clockOffset: TimeInterval = 0,
+    package init(condition: Condition, isPasscodeSet: Bool = true, clockOffset: TimeInterval = 0,
                 protectedDataGrace: TimeInterval = DeviceState.defaultProtectedDataGrace) {
         self.condition = condition
         self.isPasscodeSet = isPasscodeSet
@@ -95,7 +95,7 @@ public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// When the device locked, nil when it is not locked after a first unlock.
-    public var lockedSince: Date? {
+    package var lockedSince: Date? {
         if case let .locked(since) = condition { return since }
         return nil
     }
@@ -113,7 +113,7 @@ public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The device's clock at the real time `now`.
-    public func clock(at now: Date = Date()) -> Date { now.addingTimeInterval(clockOffset) }
+    package func clock(at now: Date = Date()) -> Date { now.addingTimeInterval(clockOffset) }
 
     /// `next` as the device's new state: its security generation moves on when the
     /// device locks or restarts or the passcode is set or removed, and only then,

@@ -73,7 +73,7 @@ package struct DeviceStateStore: Sendable, Hashable {
         do { tree = try PropertyListCodec.read(data) } catch {
             throw .invalidDeviceState(path: path, problem: "not a property list (\(data.count) bytes): \(error.message)")
         }
-        do { return try PropertyListTreeDecoder().decode(DeviceState.self, from: tree) } catch let refusal as DeviceState.Refusal {
+        do { return try PropertyListTreeDecoder().decode(DeviceStateRecord.self, from: tree).state } catch let refusal as DeviceState.Refusal {
             throw .invalidDeviceState(path: path, problem: refusal.description)
         } catch {
             throw .invalidDeviceState(path: path, problem: "it does not hold a device state's values (\(error))")
@@ -133,7 +133,7 @@ package struct DeviceStateStore: Sendable, Hashable {
 
     private func write(_ state: DeviceState) throws(AppGroupError) {
         let data: Data
-        do { data = try PropertyListCodec.write(PropertyListTreeEncoder().encode(state), format: .binary) } catch {
+        do { data = try PropertyListCodec.write(PropertyListTreeEncoder().encode(DeviceStateRecord(state)), format: .binary) } catch {
             throw .invalidDeviceState(path: url.path, problem: "the state could not be encoded (\(error)); nothing was written")
         }
         guard let directory = try DirectoryHandle.open(directory, below: root) else {

@@ -60,7 +60,7 @@ extension SimulatedDevice {
     /// Sets how long after locking `complete` protected data stays available
     /// (iOS: about 10 s): a test shortens it to 0 to be told at once.
     /// - Throws: ``SimulationError/container(_:)`` for a negative or larger grace
-    ///   than ``DeviceState/protectedDataGraceLimit``.
+    ///   than 3600 s.
     public func setProtectedDataGrace(_ seconds: TimeInterval) throws {
         try changeState("set the protected-data grace of") { state in
             guard seconds.isFinite, seconds >= 0, seconds <= DeviceState.protectedDataGraceLimit else {
