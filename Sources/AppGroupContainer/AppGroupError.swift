@@ -53,7 +53,7 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// the conflict names the scopes, where the code ran and what to do instead
     /// (see `IdentityScope`).
     case identityScopeConflict(IdentityScopeConflict)
-    /// A device's state record (``DeviceStateStore``) at `path` is not one this
+    /// A device's state record (`DeviceStateStore`) at `path` is not one this
     /// package writes: `problem` says what is wrong. Nothing was changed.
     case invalidDeviceState(path: String, problem: String)
     /// A change of a device's state was refused: `operation` (`lock`, `unlock`...)

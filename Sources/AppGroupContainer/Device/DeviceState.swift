@@ -2,7 +2,7 @@ import Foundation
 
 /// The state of a simulated device that data protection, the keychain and
 /// WidgetKit follow: its power and lock, whether a passcode is set, and its
-/// clock. One record per device, kept by ``DeviceStateStore`` and written only by
+/// clock. One record per device, kept by `DeviceStateStore` and written only by
 /// the test process (the device); every process of the device reads it.
 public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
     /// Where the device is between power-off and use, as data protection sees it.
@@ -43,7 +43,7 @@ public struct DeviceState: Sendable, Hashable, CustomStringConvertible {
     /// A passcode is set. Without one, data protection treats the device as
     /// unlocked whatever its screen does.
     public var isPasscodeSet: Bool
-    /// Seconds the device's clock is ahead of the real one (``SimulatedDevice``'s
+    /// Seconds the device's clock is ahead of the real one (`SimulatedDevice`'s
     /// `advanceClock(by:)`); WidgetKit's timelines and budgets run on it.
     public var clockOffset: TimeInterval
     /// Seconds between locking and the moment `complete` protected data becomes

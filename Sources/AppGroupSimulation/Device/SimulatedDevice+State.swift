@@ -18,13 +18,13 @@ extension SimulatedDevice {
     }
 
     /// Locks the device, as its side button does: `WhenUnlocked` keychain items
-    /// become unreadable at once; after ``DeviceState/protectedDataGrace`` seconds
+    /// become unreadable at once; after `DeviceState.protectedDataGrace` seconds
     /// (iOS: about 10) every running target is told
     /// `UIApplicationProtectedDataWillBecomeUnavailable` and
     /// `isProtectedDataAvailable` turns false. With a grace of 0 the targets are
     /// told before this returns.
     /// - Throws: ``SimulationError/container(_:)``: the device is locked already or
-    ///   powered off (``AppGroupError/deviceStateChangeRefused(operation:state:problem:)``).
+    ///   powered off (`AppGroupError.deviceStateChangeRefused`).
     public func lock() throws {
         let state = try changeState(DeviceState.Transition.lock.rawValue) { try $0.apply(.lock) }
         guard let since = state.lockedSince else { return }

@@ -125,7 +125,7 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// The device's state record, the one every store of the device reads (AppGroupContainer's `DeviceStateStore`).
     var stateStore: DeviceStateStore { DeviceStateStore(root: root, name: name) }
 
-    /// The device's current state; a device never configured is ``DeviceState/unlocked``.
+    /// The device's current state; a device never configured is `DeviceState.unlocked`.
     /// - Throws: ``KeychainError/invalidKeychain(path:problem:)`` for a record that is not one.
     public func state() throws -> DeviceState {
         try Self.mapStateErrors { try stateStore.read() }
