@@ -110,7 +110,7 @@ extension SimulatedDevice {
 /// `...DidBecomeAvailableNotification`; the raw values Apple's constants have).
 public enum ProtectedDataNotificationName {
     /// `UIApplication.protectedDataWillBecomeUnavailableNotification`.
-    public static let willBecomeUnavailable = "UIApplicationProtectedDataWillBecomeUnavailable"
+    public static let willBecomeUnavailable = ProtectedDataGate.willBecomeUnavailableName
     /// `UIApplication.protectedDataDidBecomeAvailableNotification`.
-    public static let didBecomeAvailable = "UIApplicationProtectedDataDidBecomeAvailable"
+    public static let didBecomeAvailable = ProtectedDataGate.didBecomeAvailableName
 }

@@ -1,6 +1,7 @@
 import AppGroupTesting
 import DeviceTestSupport
 import Foundation
+import SharedDefaults
 import TestSupport
 import Testing
 
@@ -104,6 +105,40 @@ import Testing
         #expect(throws: SimulationError.self, "iOS prewarms apps only") {
             try device.launch(built: "LifecycleProbe", ["hello"], as: fixture.notes.widget, prewarmed: true)
         }
+    }
+
+    /// Runs the probe's "identity" app prewarmed after a reboot, over a suite that
+    /// holds the real user's ID; returns what the suite holds after the unlock
+    /// and what the app saved.
+    static func prewarmedIdentity(waiting mode: String) async throws -> (stored: String?, saved: String, warned: Bool) {
+        let fixture = try LifecycleFixture(name: "NewUser")
+        defer { fixture.device.remove() }
+        let device = fixture.device
+        let suite = NotesExample.groupIdentifier
+        try device.run(as: fixture.notes.app) { _ in try SharedDefaults(requiringSuiteName: suite).save("real-user", forKey: "userID") }
+        try await device.reboot()
+        let app = try device.launch(built: "LifecycleProbe", ["identity", "--suite", suite, "--wait-for-unlock", mode],
+                                    as: fixture.notes.app, prewarmed: true)
+        try await app.requireLine("ready", timeout: 60)
+        if mode == "after-reading" { try await app.requireLine("read none", timeout: 30) }
+        try await device.unlock()
+        let line = try #require(await app.line(timeout: 30) { $0.hasPrefix("saved ") }, "\(app.outputLines)")
+        let stored = try device.run(as: fixture.notes.app) { _ in try SharedDefaults(requiringSuiteName: suite).string(forKey: "userID") }
+        let warned = await app.errorLine(timeout: 1) { $0.contains("before the first unlock") } != nil
+        try await device.terminate(app)
+        return (stored, String(line.dropFirst("saved ".count)), warned)
+    }
+
+    @Test(.tags(.killed)) func aPrewarmedAppThatReadsBeforeTheFirstUnlockOverwritesTheRealUser() async throws {
+        let (stored, saved, warned) = try await Self.prewarmedIdentity(waiting: "after-reading")
+        // The bug, reproduced: the suite read nothing, the app took a new user and saved it over the real one.
+        #expect(saved.hasPrefix("new-") && stored == saved, "stored \(String(describing: stored)), saved \(saved)")
+        #expect(warned, "the read before the first unlock is named on standard error, as iOS never does")
+    }
+
+    @Test(.tags(.killed)) func aPrewarmedAppThatWaitsForProtectedDataKeepsTheRealUser() async throws {
+        let (stored, saved, _) = try await Self.prewarmedIdentity(waiting: "before-reading")
+        #expect(saved == "real-user" && stored == "real-user", "stored \(String(describing: stored)), saved \(saved)")
     }
 
     @Test(.tags(.hostile)) func aPlantedRecordIsATypedErrorAndNeverAGuess() throws {
