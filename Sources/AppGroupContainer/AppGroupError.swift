@@ -53,6 +53,13 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// the conflict names the scopes, where the code ran and what to do instead
     /// (see `IdentityScope`).
     case identityScopeConflict(IdentityScopeConflict)
+    /// A device's state record (`DeviceStateStore`) at `path` is not one this
+    /// package writes: `problem` says what is wrong. Nothing was changed.
+    case invalidDeviceState(path: String, problem: String)
+    /// A change of a device's state was refused: `operation` (`lock`, `unlock`...)
+    /// is not one iOS makes in `state`, or the caller is a target, which cannot
+    /// change its device's state. Nothing was changed.
+    case deviceStateChangeRefused(operation: String, state: String, problem: String)
 
     public var description: String {
         switch self {
@@ -114,6 +121,11 @@ public enum AppGroupError: Error, Sendable, Hashable, CustomStringConvertible, L
                 + "which spares the share inbox's own lock files, Claims/.<session>.lock and Journal/.consumer.lock)."
         case let .identityScopeConflict(conflict):
             return conflict.description
+        case let .invalidDeviceState(path, problem):
+            return "the device's state record \(path) is not one this package writes: \(problem). It was not used and nothing was changed; "
+                + "only the test process writes it (a target cannot): remove it, and the device starts unlocked, or set the state again (`appgroup device`)."
+        case let .deviceStateChangeRefused(operation, state, problem):
+            return "refused to \(operation) the device: it is \(state); \(problem). Nothing was changed."
         }
     }
 

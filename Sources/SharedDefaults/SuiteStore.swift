@@ -128,6 +128,7 @@ final class SuiteStore: @unchecked Sendable {
     /// - Throws: ``SharedDefaultsError/corruptSuite(path:problem:movedTo:)`` for a corrupt
     ///   file, ``SharedDefaultsError/fileSystem(path:reason:)`` when it cannot be read.
     func withCurrentValues<T>(_ body: (PropertyListDictionary) throws -> T) throws -> T {
+        if closedUntilFirstUnlock("read") { return try body(PropertyListDictionary()) }
         lock.lock()
         defer { lock.unlock() }
         try refreshLocked()
@@ -141,6 +142,7 @@ final class SuiteStore: @unchecked Sendable {
     /// process's save decodes only that key's value.
     /// - Throws: as ``withCurrentValues(_:)``.
     func currentValue(forKey key: String) throws -> PropertyListTree? {
+        if closedUntilFirstUnlock("read") { return nil }
         lock.lock()
         defer { lock.unlock() }
         try refreshLocked(lookingUp: key)
@@ -322,6 +324,7 @@ final class SuiteStore: @unchecked Sendable {
     /// given: nested writes survive, and `body`'s own changes come after them, in
     /// program order.
     func modify<R>(_ body: (PropertyListDictionary) throws -> (result: R, changes: [Change])) throws -> Committed<R> {
+        if closedUntilFirstUnlock("save") { throw SharedDefaultsError.fileSystem(path: path, reason: ProtectedDataGate.refusal(path: path)) }
         do {
             return try coordinator.coordinate(writingItemAt: fileURL, options: .forMerging) { _ in
                 try modifyLocked(body)
@@ -443,5 +446,20 @@ final class SuiteStore: @unchecked Sendable {
         }
         throw SharedDefaultsError.fileSystem(path: path, reason: .unsafePath(path: directory.appendingPathComponent(base).path,
                                              problem: "a thousand files already stand at that name"))
+    }
+}
+
+extension SuiteStore {
+    /// True in a target launched before the first unlock, until it is told of it:
+    /// the suite's file is `completeUntilFirstUserAuthentication` on iOS, so reads
+    /// find nothing and saves fail, silently there; here once per suite and
+    /// process on standard error, naming the target (the speaker) and the state.
+    func closedUntilFirstUnlock(_ operation: String) -> Bool {
+        guard let state = ProtectedDataGate.closedUntilFirstUnlock() else { return false }
+        Diagnostics.warnOnce(about: "before first unlock \(operation) \(path)",
+            "SharedDefaults: a \(operation) of the suite \(path) before the first unlock (the device is \(state)): "
+            + (operation == "read" ? "it finds nothing, as on iOS" : "nothing is saved, as on iOS, where the app is not told")
+            + ". Wait for UIApplication.protectedDataDidBecomeAvailableNotification before reading or saving shared data.")
+        return true
     }
 }

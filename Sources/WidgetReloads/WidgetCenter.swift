@@ -46,7 +46,7 @@ public final class WidgetCenter: @unchecked Sendable {
         let subject = WidgetStore.configurationsSubject
         switch DeviceChannel.ask(subject, "{}") {
         case .noChannel:
-            return try WidgetStore.current().readState().widgets.map { WidgetInfo(kind: $0.kind, family: $0.family) }
+            return try WidgetStore.current().readSettings().widgets.map { WidgetInfo(kind: $0.kind, family: $0.family) }
         case .accepted(let text):
             guard let list = WidgetStore.parse([WidgetStore.Configuration].self, text) else {
                 throw .deviceDidNotAnswer(request: subject, problem: "its answer is not the list of widgets this package sends")

@@ -71,7 +71,7 @@ public enum WidgetHost {
         case .unanswered(let why): throw .deviceDidNotAnswer(request: subject, problem: why)
         case .noChannel:
             let store = WidgetStore.current()
-            try store.writeTimeline(record.moved(by: try store.readState().clockOffset))
+            try store.writeTimeline(record.moved(by: try store.clockOffset()))
         }
     }
 }

@@ -7,9 +7,12 @@ import Foundation
 /// the device over its channel (``DeviceChannel``, subjects below); only a process
 /// without a channel, which is not sandboxed, reads and writes these files itself.
 ///
-/// - `device.json`: the device's state the test sets (clock offset, foreground
-///   app, daily budget, installed widgets; the device launches the executables
-///   it keeps in the test process's memory). Written by the test process only.
+/// - `device.json`: the widget daemon's settings the test makes (foreground app,
+///   daily budget, installed widgets; the device launches the executables it keeps
+///   in the test process's memory). Written by the test process only. The clock is
+///   not here: it is the device's (AppGroupContainer's `DeviceState`, read with
+///   ``clockOffset()``); a `clockOffset` left in this file by an earlier version is
+///   ignored.
 /// - `requests/<nanoseconds>-<pid>-<n>.json`: a reload request of a process
 ///   without a channel, written atomically under a unique name, removed by the
 ///   device when it processes it. A target's requests come over its channel.
@@ -59,8 +62,7 @@ package struct WidgetStore: Sendable {
         }
     }
 
-    package struct DeviceState: Codable, Sendable {
-        package var clockOffset: TimeInterval = 0
+    package struct Settings: Codable, Sendable {
         package var foregroundApp: String?
         package var dailyBudget: Int = 40
         package var widgets: [InstalledWidget] = []
@@ -142,17 +144,28 @@ package struct WidgetStore: Sendable {
 
     private func url(_ relative: String) -> URL { directory.appendingPathComponent(relative) }
 
-    package func readState() throws(WidgetStoreError) -> DeviceState {
-        guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(url("device.json"), below: root) }) else { return DeviceState() }
-        return try decode(DeviceState.self, data, url("device.json"))
+    package func readSettings() throws(WidgetStoreError) -> Settings {
+        guard let data = try files({ () throws(AppGroupError) in try AtomicFile.read(url("device.json"), below: root) }) else { return Settings() }
+        return try decode(Settings.self, data, url("device.json"))
     }
 
-    package func writeState(_ state: DeviceState) throws(WidgetStoreError) {
-        try write(state, to: url("device.json"))
+    package func writeSettings(_ settings: Settings) throws(WidgetStoreError) {
+        try write(settings, to: url("device.json"))
+    }
+
+    /// The device's state record, which holds its clock.
+    package var deviceState: DeviceStateStore {
+        DeviceStateStore(root: URL(fileURLWithPath: root.path, isDirectory: true),
+                         name: DeviceStateStore.current().name)
+    }
+
+    /// Seconds the device's clock is ahead of the real one.
+    package func clockOffset() throws(WidgetStoreError) -> TimeInterval {
+        try files({ () throws(AppGroupError) in try deviceState.read().clockOffset })
     }
 
     /// The device's clock: the real clock plus the offset the test advanced it by.
-    package func now() throws(WidgetStoreError) -> Date { Date().addingTimeInterval(try readState().clockOffset) }
+    package func now() throws(WidgetStoreError) -> Date { Date().addingTimeInterval(try clockOffset()) }
 
     private static let counter = CounterBox()
 

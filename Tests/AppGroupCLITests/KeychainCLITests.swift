@@ -103,6 +103,13 @@ import TestSupport
         #expect(try fixture.succeed(["device", "lock"]) == "default: locked (unlocked since boot)\n")
         #expect(try extensionReadsToken(fixture).succeeded)
         #expect(try KeychainDevice(root: fixture.device.root).state() == DeviceState(isLocked: true, hasBeenUnlockedSinceBoot: true, isPasscodeSet: true))
+        // The one state: what the SimulatedDevice reads is what the tool wrote.
+        #expect(try fixture.device.state.condition.name == "locked")
+        #expect(try fixture.succeed(["device", "state"]) == "default: locked (unlocked since boot)\n")
+        // Orders iOS never makes are refused, naming the state; nothing changes.
+        try fixture.fail(["device", "lock"], status: 1, ["refused to lock the device: it is locked (unlocked since boot)"])
+        #expect(try fixture.succeed(["device", "unlock"]) == "default: unlocked\n")
+        try fixture.fail(["device", "unlock"], status: 1, ["refused to unlock the device: it is unlocked"])
         try fixture.fail(["device", "fly"], status: 64, ["unknown device command 'fly'"])
         try fixture.fail(["device", "lock", "--device", "../x"], status: 64, ["device name"])
         try fixture.fail(["device", "lock", "--root", fixture.device.scratch.appendingPathComponent("absent").path], status: 1, ["no container root"])

@@ -21,6 +21,11 @@ final class DeviceLifecycle: Sendable {
         state.withLock { $0.connections[pid] }
     }
 
+    /// The connections of targets whose process the device has not seen end.
+    var liveConnections: [LifecycleConnection] {
+        state.withLock { Array($0.connections.values) }.filter { $0.currentState != .ended }
+    }
+
     func append(_ report: TerminationReport) {
         state.withLock { $0.terminations.append(report) }
     }

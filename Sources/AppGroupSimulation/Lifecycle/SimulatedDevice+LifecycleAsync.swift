@@ -53,3 +53,20 @@ extension SimulatedDevice {
         try await offPool { try self.jetsam(process) }
     }
 }
+
+extension SimulatedDevice {
+    /// The asynchronous form of ``lock()``.
+    public func lock(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await offPool { try self.lock() }
+    }
+
+    /// The asynchronous form of ``unlock()``.
+    public func unlock(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await offPool { try self.unlock() }
+    }
+
+    /// The asynchronous form of ``reboot()``.
+    public func reboot(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await offPool { try self.reboot() }
+    }
+}

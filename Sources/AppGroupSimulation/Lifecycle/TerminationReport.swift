@@ -12,6 +12,8 @@ public enum TerminationReason: Sendable, Hashable, CustomStringConvertible {
     case jetsam
     /// Terminated by the system after being told (`willTerminate`; ``SimulatedDevice/terminate(_:)``).
     case terminatedBySystem
+    /// Ended because the device restarted or was switched off (``SimulatedDevice/reboot()``).
+    case deviceRestarted
     /// Ended by a signal the device did not send: a crash (`EXC_CRASH`, `EXC_BAD_ACCESS`...) or a kill by someone else.
     case crash(signal: Int32)
     /// Exited by itself with this status.
@@ -33,6 +35,7 @@ public enum TerminationReason: Sendable, Hashable, CustomStringConvertible {
             return "jetsam: per-process memory limit (footprint \(footprint / 1_048_576) MB over the limit of \(limit / 1_048_576) MB)"
         case .jetsam: return "jetsam: killed without warning"
         case .terminatedBySystem: return "terminated by the system (after willTerminate)"
+        case .deviceRestarted: return "ended by a restart of the device"
         case .crash(let signal): return "crash: signal \(signal) (\(String(cString: strsignal(signal))))"
         case .exit(let status): return "exit with status \(status)"
         }

@@ -16,7 +16,7 @@ extension SimulatedDevice {
             switch subject {
             case WidgetStore.reloadSubject: return try takeReload(payload, from: asker)
             case WidgetStore.configurationsSubject:
-                let list = try widgetStore.readState().widgets.map { WidgetStore.Configuration(kind: $0.kind, family: $0.family) }
+                let list = try widgetStore.readSettings().widgets.map { WidgetStore.Configuration(kind: $0.kind, family: $0.family) }
                 return .ok(try WidgetStore.line(list))
             case WidgetStore.timelineSubject: return try takeTimeline(payload, from: asker)
             default:
@@ -41,9 +41,9 @@ extension SimulatedDevice {
         if let kind = ask.kind, let problem = WidgetStore.problem(kind: kind) {
             throw .requestRefused(request: subject, from: "\(asker)", problem: problem)
         }
-        let state = try widgetStore.readState()
+        let state = try widgetStore.readSettings()
         let requester = asker.target.bundleIdentifier
-        let request = WidgetStore.Request(kind: ask.kind, requester: requester, date: Date().addingTimeInterval(state.clockOffset))
+        let request = WidgetStore.Request(kind: ask.kind, requester: requester, date: Date().addingTimeInterval(try deviceClockOffset()))
         let daemon = life.widgets
         let taken = daemon.state.withLock { daemon -> Bool in
             guard daemon.pending.lazy.filter({ $0.request.requester == requester }).count < WidgetDaemon.pendingLimit else { return false }
@@ -86,7 +86,7 @@ extension SimulatedDevice {
                 + (launched.map { "launched it to reload \(AppGroupError.quote($0))" } ?? "did not launch it to reload any widget")
                 + "; only the process the device launches for a reload of a kind hands that kind's timeline (WidgetHost.run)")
         }
-        let offset = try widgetStore.readState().clockOffset
+        let offset = try deviceClockOffset()
         var kept = record
         kept.producedAt = Date()
         try widgetStore.writeTimeline(kept.moved(by: offset))

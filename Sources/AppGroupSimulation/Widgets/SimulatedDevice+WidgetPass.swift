@@ -32,7 +32,7 @@ extension SimulatedDevice {
         let pending = (fromChannels + fromFiles).enumerated()
             .sorted { ($0.element.request.date, $0.offset) < ($1.element.request.date, $1.offset) }.map(\.element)
         for reload in pending {
-            let state = try store.readState()
+            let state = try store.readSettings()
             let request = reload.request
             let fromForegroundApp = switch reload {
             case .channel(let made): made.fromForegroundApp
@@ -47,19 +47,20 @@ extension SimulatedDevice {
             case .file(let name, _): try store.removeRequest(named: name)
             }
         }
-        let state = try store.readState()
+        let state = try store.readSettings()
         var due: Date?
         for widget in state.widgets {
             let next = try handleDue(widget, state: state, log: &log, daemon: daemon)
             try store.writeLog(log)
             if let next { due = min(due ?? next, next) }
         }
-        return due.map { $0.addingTimeInterval(-state.clockOffset) }
+        let offset = try deviceClockOffset()
+        return due.map { $0.addingTimeInterval(-offset) }
     }
 
     /// An app's request: runs now when the foreground app asked or the budget
     /// allows, else is deferred.
-    private func handle(_ request: WidgetStore.Request, fromForegroundApp: Bool, kind: String, state: WidgetStore.DeviceState,
+    private func handle(_ request: WidgetStore.Request, fromForegroundApp: Bool, kind: String, state: WidgetStore.Settings,
                         log: [WidgetReload], daemon: WidgetDaemon) throws -> WidgetReload {
         func record(_ outcome: WidgetReload.Outcome, counted: Bool, problem: String? = nil) -> WidgetReload {
             WidgetReload(requester: request.requester, kind: kind, date: request.date, fromForegroundApp: fromForegroundApp,
@@ -88,10 +89,10 @@ extension SimulatedDevice {
     /// the budget allows it, then its timeline's policy (a system reload, counted
     /// as WidgetKit counts them; deferred beyond the budget). Returns when
     /// (device clock) the next of these is due.
-    private func handleDue(_ widget: WidgetStore.InstalledWidget, state: WidgetStore.DeviceState,
+    private func handleDue(_ widget: WidgetStore.InstalledWidget, state: WidgetStore.Settings,
                            log: inout [WidgetReload], daemon: WidgetDaemon) throws -> Date? {
         let kind = widget.kind
-        let now = Date().addingTimeInterval(state.clockOffset)
+        let now = Date().addingTimeInterval(try deviceClockOffset())
         var due: Date?
         if let deferral = WidgetBudget(dailyBudget: state.dailyBudget, log: log).waitingDeferral(of: kind) {
             let budget = WidgetBudget(dailyBudget: state.dailyBudget, log: log)

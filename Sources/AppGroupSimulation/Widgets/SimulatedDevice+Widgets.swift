@@ -22,10 +22,10 @@ extension SimulatedDevice {
     public func installWidget(kind: String, family: WidgetFamily = .systemSmall, executable: URL, as target: SimulatedTarget) throws {
         try SimulationError.passingUp {
             if let problem = WidgetStore.problem(kind: kind) { throw WidgetStoreError.invalidKind(kind, problem: problem) }
-            var state = try widgetStore.readState()
+            var state = try widgetStore.readSettings()
             state.widgets.removeAll { $0.kind == kind }
             state.widgets.append(.init(kind: kind, family: family, bundleIdentifier: target.bundleIdentifier, executable: executable.path))
-            try widgetStore.writeState(state)
+            try widgetStore.writeSettings(state)
             life.widgets.state.withLock {
                 $0.targets[kind] = target
                 $0.executables[kind] = executable
@@ -38,9 +38,9 @@ extension SimulatedDevice {
     /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
     public func setForegroundApp(_ target: SimulatedTarget?) throws {
         try SimulationError.passingUp {
-            var state = try widgetStore.readState()
+            var state = try widgetStore.readSettings()
             state.foregroundApp = target?.bundleIdentifier
-            try widgetStore.writeState(state)
+            try widgetStore.writeSettings(state)
         }
     }
 
@@ -49,27 +49,30 @@ extension SimulatedDevice {
     /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
     public func setWidgetDailyBudget(_ reloads: Int) throws {
         try SimulationError.passingUp {
-            var state = try widgetStore.readState()
+            var state = try widgetStore.readSettings()
             state.dailyBudget = max(0, reloads)
-            try widgetStore.writeState(state)
+            try widgetStore.writeSettings(state)
         }
         life.widgets.poke() // deferred reloads may fit now
     }
 
-    /// Moves the device's clock (read by every process of the device for WidgetKit) forward.
-    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be written.
+    /// Moves the device's clock (its ``state``, read by every process of the device) forward.
+    /// - Throws: ``SimulationError/container(_:)`` when the state cannot be read or written.
     public func advanceClock(by seconds: TimeInterval) throws {
-        try SimulationError.passingUp {
-            var state = try widgetStore.readState()
-            state.clockOffset += max(0, seconds)
-            try widgetStore.writeState(state)
+        try changeState("advance the clock of") { state in
+            state.clockOffset = min(state.clockOffset + max(0, seconds), DeviceState.clockOffsetLimit)
         }
         life.widgets.poke() // deferred reloads and timelines' policies may be due
     }
 
     /// The device's clock: now, plus every ``advanceClock(by:)``.
-    /// - Throws: `WidgetStoreError` (WidgetReloads) when the records cannot be read.
-    public func clock() throws -> Date { try SimulationError.passingUp { try widgetStore.now() } }
+    /// - Throws: ``SimulationError/container(_:)`` when the state cannot be read.
+    public func clock() throws -> Date { try state.clock() }
+
+    /// The clock's offset, for the widget daemon (which throws the store's errors).
+    func deviceClockOffset() throws(WidgetStoreError) -> TimeInterval {
+        do { return try stateStore.read().clockOffset } catch { throw .files(error) }
+    }
 
     /// Waits until the device has handled every reload request recorded so far,
     /// and what the clock made due (deferred reloads the budget allows again,

@@ -29,7 +29,8 @@ package enum KeychainDeviceRequests {
         var failure: AuthenticationOutcome?
         /// The sensor the prompts ran on, without its script and history (not the target's to read).
         var sensor: SimulatedBiometry
-        var state: DeviceState
+        /// The device's state the prompts ran in (its record's coding).
+        var state: DeviceStateRecord
     }
 
     // MARK: The target's side
@@ -49,7 +50,7 @@ package enum KeychainDeviceRequests {
             throw KeychainError.notAvailable(problem: "the simulated device answered the prompt \"\(reason.prefix(80))\" on \(device) with something that is not an answer (\(reply.prefix(120)))")
         }
         if let factors = answer.factors {
-            return .success(AuthenticationProof(device: device, sensor: answer.sensor, state: answer.state, factors: factors))
+            return .success(AuthenticationProof(device: device, sensor: answer.sensor, state: answer.state.state, factors: factors))
         }
         return .failure(answer.failure ?? .systemCancel)
     }
@@ -71,8 +72,8 @@ package enum KeychainDeviceRequests {
             carried.presentedPrompts = []
             let answer: Answer
             switch result {
-            case let .success(factors): answer = Answer(factors: factors, failure: nil, sensor: carried, state: state)
-            case let .failure(outcome): answer = Answer(factors: nil, failure: outcome, sensor: carried, state: state)
+            case let .success(factors): answer = Answer(factors: factors, failure: nil, sensor: carried, state: DeviceStateRecord(state))
+            case let .failure(outcome): answer = Answer(factors: nil, failure: outcome, sensor: carried, state: DeviceStateRecord(state))
             }
             return .success(try encode(answer))
         } catch {

@@ -23,7 +23,9 @@ import Foundation
 ///                                              the above by the first process that is
 ///                                              not a target, then removed
 ///     <root>/Devices/                          the device's own records
-///         <name>.device-state.plist            locked, unlocked since boot, passcode
+///         <name>.device-state.plist            the device's state (AppGroupContainer's
+///                                              `DeviceState`: power, lock, passcode, clock),
+///                                              read by every store of the device
 ///         <name>.biometry.plist                the simulated biometric sensor
 ///
 /// `<group>` is the group's name where it is letters, digits, `-`, `_` and `.`
@@ -51,12 +53,12 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// The name used when none is given.
     public static let defaultName = "default"
     /// The environment variable naming the device of the calling process.
-    public static let environmentKey = "APP_GROUP_KEYCHAIN_DEVICE"
+    public static let environmentKey = DeviceStateStore.environmentKey
     /// The directory under the root that holds every device's keychain.
     public static let directoryName = "Keychains"
     /// The directory under the root that holds every device's own records (its state,
     /// its biometric sensor): read-only to sandboxed targets.
-    public static let recordsDirectoryName = "Devices"
+    public static let recordsDirectoryName = DeviceStateStore.directoryName
 
     /// - Parameters:
     ///   - root: the container root; nil for `APP_GROUP_CONTAINERS_ROOT` or the default
@@ -89,7 +91,7 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     /// The directory holding the device's own records (``stateURL``, ``biometryURL``).
     public var recordsDirectory: URL { root.appendingPathComponent(Self.recordsDirectoryName, isDirectory: true) }
     /// The device-state file.
-    public var stateURL: URL { recordsDirectory.appendingPathComponent(name + ".device-state.plist") }
+    public var stateURL: URL { stateStore.url }
     /// Where earlier versions kept the state and the sensor, in the directory every
     /// target may write: never read (what is there may be a target's), only removed by ``erase()``.
     var legacyRecordURLs: [URL] {
@@ -120,9 +122,13 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: State
 
-    /// The device's current state; a device never configured is ``DeviceState/unlocked``.
+    /// The device's state record, the one every store of the device reads (AppGroupContainer's `DeviceStateStore`).
+    var stateStore: DeviceStateStore { DeviceStateStore(root: root, name: name) }
+
+    /// The device's current state; a device never configured is `DeviceState.unlocked`.
+    /// - Throws: ``KeychainError/invalidKeychain(path:problem:)`` for a record that is not one.
     public func state() throws -> DeviceState {
-        try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
+        try Self.mapStateErrors { try stateStore.read() }
     }
 
     /// Changes the state under the device's lock, for every process at once.
@@ -132,36 +138,34 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func changeState(_ change: (inout DeviceState) throws -> Void) throws -> DeviceState {
         try requireOwnership("changeState")
-        try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
-        return try KeychainFile.mapErrors(stateURL) {
-            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL) { url in
-                let before = try KeychainFile.loadValue(DeviceState.self, from: url, below: containerRoot) ?? .unlocked
-                var state = before
+        return try Self.mapStateErrors {
+            try stateStore.change("change the state of") { state in
                 try change(&state)
-                // A lock, a restart or a passcode change ends what LAContexts proved.
-                state = before.advanced(to: state)
-                try KeychainFile.saveValue(state, to: url, below: containerRoot)
                 return state
             }
         }
     }
 
     /// Locks the screen: `WhenUnlocked` items become unreadable (with a passcode set).
-    public func lock() throws { try changeState { $0.isLocked = true } }
+    /// A locked device stays as it is.
+    public func lock() throws { try changeState { try $0.apply(.lock, strictly: false) } }
 
     /// Unlocks the device; the first unlock since boot also opens `AfterFirstUnlock` items.
-    public func unlock() throws {
-        try changeState {
-            $0.isLocked = false
-            $0.hasBeenUnlockedSinceBoot = true
-        }
-    }
+    public func unlock() throws { try changeState { try $0.apply(.unlock, strictly: false) } }
 
     /// Restarts the device: locked, and not unlocked since boot.
-    public func reboot() throws {
-        try changeState {
-            $0.isLocked = true
-            $0.hasBeenUnlockedSinceBoot = false
+    public func reboot() throws { try changeState { try $0.apply(.reboot) } }
+
+    /// The state store's errors as this module's: a damaged record is
+    /// `errSecInvalidKeychain`, a refused change `errSecNotAvailable`.
+    static func mapStateErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let AppGroupError.invalidDeviceState(path, problem) {
+            throw KeychainError.invalidKeychain(path: path, problem: problem)
+        } catch let error as AppGroupError {
+            if case .deviceStateChangeRefused = error { throw KeychainError.notAvailable(problem: error.description) }
+            throw KeychainError.storage(error)
         }
     }
 
@@ -174,22 +178,20 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
         try KeychainFile.makeDirectory(directory, below: containerRoot)
         try KeychainFile.makeDirectory(recordsDirectory, below: containerRoot)
         return try KeychainFile.mapErrors(stateURL) {
-            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: writeLockURL) { stateURL, _ in
-                let before = try KeychainFile.loadValue(DeviceState.self, from: stateURL, below: containerRoot) ?? .unlocked
-                var state = before
-                state.isPasscodeSet = enabled
-                if !enabled { state.isLocked = false }
-                state = before.advanced(to: state)
-                var removed = 0
-                if !enabled {
-                    removed = try modifyItemsLocked(try presentParts()) { content in
-                        let before = content.items.count
-                        content.items.removeAll { $0.accessibility == .whenPasscodeSetThisDeviceOnly }
-                        return before - content.items.count
+            try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: writeLockURL) { _, _ in
+                try Self.mapStateErrors {
+                    try stateStore.changeCoordinated { state in
+                        state.isPasscodeSet = enabled
+                        // Without a passcode the screen opens with a swipe: data protection sees it unlocked.
+                        if !enabled, state.hasBeenUnlockedSinceBoot { state.condition = .unlocked }
+                        guard !enabled else { return 0 }
+                        return try modifyItemsLocked(try presentParts()) { content in
+                            let before = content.items.count
+                            content.items.removeAll { $0.accessibility == .whenPasscodeSetThisDeviceOnly }
+                            return before - content.items.count
+                        }
                     }
                 }
-                try KeychainFile.saveValue(state, to: stateURL, below: containerRoot)
-                return removed
             }
         }
     }
@@ -205,7 +207,7 @@ public struct KeychainDevice: Sendable, Hashable, CustomStringConvertible {
             try FileCoordinator(timeout: 30).coordinate(writingItemAt: stateURL, writingItemAt: writeLockURL) { stateURL, _ in
                 for part in try presentParts() { try KeychainFile.remove(url(of: part), below: containerRoot) }
                 try KeychainFile.remove(legacyKeychainURL, below: containerRoot)
-                try KeychainFile.remove(stateURL, below: containerRoot)
+                _ = try Self.mapStateErrors { try stateStore.remove() }
                 try KeychainFile.remove(biometryURL, below: containerRoot)
                 for legacy in legacyRecordURLs { try KeychainFile.remove(legacy, below: containerRoot) }
             }

@@ -56,7 +56,7 @@ func runTamperCommand(_ command: String) {
     let legacy = device.directory
     switch command {
     case "tamper-state":
-        let unlocked = binaryPlist(DeviceState(isLocked: false, hasBeenUnlockedSinceBoot: true, isPasscodeSet: true))
+        let unlocked = binaryPlist(DeviceStateRecord(DeviceState(isLocked: false, hasBeenUnlockedSinceBoot: true, isPasscodeSet: true)))
         tamper(device.stateURL, unlocked)
         tamper(legacy.appendingPathComponent(device.stateURL.lastPathComponent), unlocked)
     case "tamper-biometry":

@@ -29,6 +29,14 @@ import ShareInbox
 //                                 "grandchild <pid>" for each, then sleeps, or with --orphan exits
 //   grandchild [--detach yes]     ignores SIGTERM; with --detach starts a session of its own; sleeps
 //   hello                         prints "ready" and exits
+//   protected-data                prints "prewarm <ActivePrewarm>", then "available <true|false> at launch"
+//                                 (isProtectedDataAvailable, from the device's state) and
+//                                 "available <...> after <name>" in each protected-data observer; sleeps
+//   identity --suite S --wait-for-unlock before-reading|after-reading
+//                                 the "new user" bug and its fix: reads "userID" from the suite (after
+//                                 protectedDataDidBecomeAvailable with before-reading, at once with
+//                                 after-reading), takes a fresh ID when none, prints "read <id|none>",
+//                                 then (after the notification) saves the ID it holds; prints "saved <id>"
 //   device-request --kind K --payload P [--count N]   N requests at once on the device channel;
 //                                 prints one "answer ..." or "refused ..." line each, sorted, then "done"
 // Every command first prints "ready" once its observers are in place.
@@ -39,11 +47,17 @@ let names = [
     "UIApplicationWillTerminateNotification",
     "NSExtensionHostWillResignActiveNotification", "NSExtensionHostDidEnterBackgroundNotification",
     "NSExtensionHostWillEnterForegroundNotification", "NSExtensionHostDidBecomeActiveNotification",
+    "UIApplicationProtectedDataWillBecomeUnavailable", "UIApplicationProtectedDataDidBecomeAvailable",
 ]
 for name in names {
     _ = NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { note in
         say("notified \(note.name.rawValue)")
     }
+}
+
+/// What the target itself reads of the device's state, inside its sandbox.
+func available() -> String {
+    do { return "available \(try DeviceStateStore.current().read().isProtectedDataAvailable())" } catch { return "unreadable \(error)" }
 }
 
 func sleepForever() -> Never {
@@ -54,6 +68,37 @@ let command = CommandLine.arguments.dropFirst().first ?? ""
 do {
     switch command {
     case "observe":
+        say("ready")
+        sleepForever()
+
+    case "identity":
+        let defaults = try SharedDefaults(requiringSuiteName: option("suite"))
+        let unlocked = DispatchSemaphore(value: 0)
+        _ = NotificationCenter.default.addObserver(forName: Notification.Name("UIApplicationProtectedDataDidBecomeAvailable"),
+                                                   object: nil, queue: nil) { _ in unlocked.signal() }
+        let fixed = option("wait-for-unlock") == "before-reading"
+        let waitIfProtected = {
+            // The fix: no shared data is read or written before protected data is available.
+            if (try? DeviceStateStore.current().read().isProtectedDataAvailable()) != true { unlocked.wait() }
+        }
+        say("ready")
+        if fixed { waitIfProtected() }
+        let found = defaults.string(forKey: "userID")
+        say("read \(found ?? "none")")
+        let identity = found ?? "new-\(getpid())"
+        if !fixed { waitIfProtected() }
+        try defaults.save(identity, forKey: "userID")
+        say("saved \(identity)")
+        sleepForever()
+
+    case "protected-data":
+        for name in ["UIApplicationProtectedDataWillBecomeUnavailable", "UIApplicationProtectedDataDidBecomeAvailable"] {
+            _ = NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { _ in
+                say(available() + " after " + name)
+            }
+        }
+        say("prewarm \(ProcessInfo.processInfo.environment["ActivePrewarm"] ?? "unset")")
+        say(available() + " at launch")
         say("ready")
         sleepForever()
 
