@@ -44,6 +44,7 @@ func runChild(_ options: Options) throws {
     case "inbox-writer": try inboxWriterChild(options)
     case "floor-publish": try floorPublishChild(options)
     case "reread-profile": try rereadProfileChild(options)
+    case "set-profile": try setProfileChild(options)
     case "check-loop": try checkLoopChild(options)
     case "floor-publish-numbered": try floorPublishChild(options, numbered: true)
     case "noop": break // the target of case 9

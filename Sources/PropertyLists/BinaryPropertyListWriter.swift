@@ -20,7 +20,7 @@ package enum BinaryPropertyListWriter {
     }
 
     /// A scalar as deduplication sees it: equal keys are the same object in the file.
-    private enum ScalarKey: Hashable {
+    enum ScalarKey: Hashable, Sendable {
         case string(ExactKey)
         case integer(PropertyListInteger)
         case real(UInt64)
@@ -29,14 +29,14 @@ package enum BinaryPropertyListWriter {
         case data(Data)
     }
 
-    private enum Object {
+    enum Object {
         case scalar(PropertyListTree)
         case array([Int])
         /// Key references, then value references.
         case dictionary([Int])
     }
 
-    private struct ObjectTable {
+    struct ObjectTable {
         var objects: [Object] = []
         var scalars: [ScalarKey: Int] = [:]
         /// A guess of the output's size, so the buffer grows rarely.
@@ -45,7 +45,7 @@ package enum BinaryPropertyListWriter {
         mutating func add(_ tree: PropertyListTree, depth: Int) throws(PropertyListError) -> Int {
             switch tree {
             case .array(let items):
-                try check(depth)
+                try Self.check(depth)
                 let index = reserve()
                 var refs: [Int] = []
                 refs.reserveCapacity(items.count)
@@ -54,7 +54,7 @@ package enum BinaryPropertyListWriter {
                 objects[index] = .array(refs)
                 return index
             case .dictionary(let dictionary):
-                try check(depth)
+                try Self.check(depth)
                 if depth == 1 { scalars.reserveCapacity(2 * dictionary.count) }
                 let index = reserve()
                 var refs: [Int] = []
@@ -73,7 +73,7 @@ package enum BinaryPropertyListWriter {
             }
         }
 
-        private func check(_ depth: Int) throws(PropertyListError) {
+        static func check(_ depth: Int) throws(PropertyListError) {
             if depth > PropertyListLimits.maximumDepth {
                 throw PropertyListError("a value nested deeper than \(PropertyListLimits.maximumDepth) levels of arrays and dictionaries cannot be written")
             }
@@ -138,7 +138,7 @@ package enum BinaryPropertyListWriter {
     }
 
     /// The file being written.
-    private struct Output {
+    struct Output {
         var bytes: [UInt8] = []
 
         init(capacity: Int) { bytes.reserveCapacity(capacity) }

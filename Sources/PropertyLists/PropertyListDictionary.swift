@@ -45,6 +45,14 @@ package struct PropertyListDictionary: Sendable, Equatable, Sequence {
         entries.withUnsafeBufferPointer { index.position(of: key, in: $0) }
     }
 
+    /// Where exactly this spelling of `key` sits in ``entries``, if anywhere.
+    package func index(forKey key: String) -> Int? { position(of: key) }
+
+    /// Replaces the value of the entry at `index` (from ``index(forKey:)``).
+    package mutating func setValue(_ value: PropertyListTree, at index: Int) {
+        entries[index].value = value
+    }
+
     /// Sets the value; a new key goes last, an existing one keeps its place.
     package mutating func set(_ value: PropertyListTree, forKey key: String) {
         if let at = position(of: key) {

@@ -53,6 +53,10 @@ final class SuiteStore: @unchecked Sendable {
         var readAlone: [(key: ExactKey, value: PropertyListTree?)] = []
         /// Set when that file was corrupt (values is then empty).
         var problem: SharedDefaultsError?
+        /// The binary encoding of `values` when this process wrote the file: the
+        /// next save re-encodes only what it changes (see
+        /// `BinaryPropertyListEncoding`). Only writers touch it, under the file lock.
+        var encoding: BinaryPropertyListEncoding?
 
         init(pin: AtomicFile.Pin?, values: PropertyListDictionary?, checked: Data? = nil, problem: SharedDefaultsError?) {
             self.pin = pin
@@ -79,7 +83,7 @@ final class SuiteStore: @unchecked Sendable {
         }
     }
 
-    // Guards `cache`, `retired`, `parses` and `expectingChange`; never held across a file lock.
+    // Guards `cache`, `retired`, `parses`, `wholeEncodes` and `expectingChange`; never held across a file lock.
     private let lock = NSLock()
     private var cache: Cache?
     /// Set when the last refresh found another process's save: the next one then
@@ -107,6 +111,11 @@ final class SuiteStore: @unchecked Sendable {
     /// How many times this store has read and parsed the file (for tests: an
     /// unchanged suite must never be parsed twice).
     var parseCount: Int { lock.withLock { parses } }
+
+    /// How many binary saves encoded the whole suite rather than the kept encoding's
+    /// changes (for tests: saves in a row through one store re-encode only what changed).
+    var wholeEncodeCount: Int { lock.withLock { wholeEncodes } }
+    private var wholeEncodes = 0
 
     init(fileURL: URL, root: ContainerRoot, coordinator: FileCoordinator, durable: Bool, format: PropertyListSerialization.PropertyListFormat) {
         self.fileURL = fileURL
@@ -335,11 +344,19 @@ final class SuiteStore: @unchecked Sendable {
     }
 
     /// The cache when it still describes the file (one lstat), else a fresh read.
-    private func currentLocked() throws -> (values: PropertyListDictionary, problem: SharedDefaultsError?, pin: AtomicFile.Pin?) {
+    /// With `takingEncoding`, the cache's encoding too, moved out of it so that the
+    /// save changes it in place instead of copying it.
+    private func currentLocked(takingEncoding: Bool = false) throws
+        -> (values: PropertyListDictionary, problem: SharedDefaultsError?, pin: AtomicFile.Pin?, encoding: BinaryPropertyListEncoding?, from: Cache?) {
         try lock.withLock {
             try refreshLocked()
             let values = cache?.decoded(path: path) ?? PropertyListDictionary()
-            return (values, cache?.problem, cache?.pin)
+            var encoding: BinaryPropertyListEncoding?
+            if takingEncoding, let cache {
+                encoding = cache.encoding
+                cache.encoding = nil
+            }
+            return (values, cache?.problem, cache?.pin, encoding, cache)
         }
     }
 
@@ -352,26 +369,55 @@ final class SuiteStore: @unchecked Sendable {
         // Only `body` can have written meanwhile (this thread holds the lock); when
         // it did, the file is a new inode (`before` pins the old one, so the
         // number cannot be reused) and is read again.
-        let current = try currentLocked()
+        var current = try currentLocked(takingEncoding: format == .binary)
         var values = current.values
+        // The encoding follows the entries change by change; any doubt (it does
+        // not match, a change it cannot take) and the save encodes the whole suite.
+        // Moved out of `current`, so that it is changed in place, not copied.
+        var encoding: BinaryPropertyListEncoding?
+        swap(&encoding, &current.encoding)
+        if encoding?.count != values.count { encoding = nil }
+        func follow(_ edit: (inout BinaryPropertyListEncoding) throws -> Void) {
+            guard encoding != nil else { return }
+            do { try edit(&encoding!) } catch { encoding = nil }
+        }
         var changed = false
         for change in changes {
             if let value = change.value {
-                if values[change.key] == value { continue }
-                values.set(value, forKey: change.key)
+                if let at = values.index(forKey: change.key) {
+                    if values.entries[at].value == value { continue }
+                    values.setValue(value, at: at)
+                    follow { try $0.replaceValue(at: at, with: value) }
+                } else {
+                    values.set(value, forKey: change.key)
+                    follow { try $0.append(key: change.key, value: value) }
+                }
                 changed = true
-            } else if values.removeValue(forKey: change.key) != nil {
+            } else if let at = values.index(forKey: change.key) {
+                values.removeValue(forKey: change.key)
+                follow { $0.remove(at: at) }
                 changed = true
             }
         }
-        guard changed else { return Committed(result: result, recovered: nil) }
+        guard changed else {
+            // Nothing to save: the encoding goes back to the cache it came from.
+            if let kept = encoding { lock.withLock { if cache === current.from { cache?.encoding = kept } } }
+            return Committed(result: result, recovered: nil)
+        }
 
         let data: Data
         do {
             guard format != .openStep else {
                 throw PropertyListError("the OpenStep format cannot be written (Apple's platforms do not write it either); open the suite with format .binary or .xml")
             }
-            data = try PropertyListCodec.write(.dictionary(values), format: format == .xml ? .xml : .binary)
+            if format == .xml {
+                data = try PropertyListCodec.write(.dictionary(values), format: .xml)
+            } else if let kept = encoding, !kept.needsRebuild {
+                data = kept.encode()
+            } else {
+                (data, encoding) = try BinaryPropertyListEncoding.make(values)
+                lock.withLock { wholeEncodes += 1 }
+            }
         } catch {
             throw SharedDefaultsError.codingFailed(key: "(whole suite)", type: "property list", problem: "\(error)")
         }
@@ -399,11 +445,15 @@ final class SuiteStore: @unchecked Sendable {
         // it is our file): the next read or write finds the cache valid instead of
         // re-parsing our own file.
         let saved = try? AtomicFile.pin(atPath: path, below: root)
-        let committed = values
+        let committed = values, kept = encoding
         lock.withLock {
             // This process's own save: the next read most likely finds it unchanged.
             expectingChange = false
-            replaceCache(with: saved.map { Cache(pin: $0, values: committed, problem: nil) }, batching: false)
+            replaceCache(with: saved.map {
+                let fresh = Cache(pin: $0, values: committed, problem: nil)
+                fresh.encoding = kept
+                return fresh
+            }, batching: false)
         }
         return Committed(result: result, recovered: recovered)
     }
