@@ -118,6 +118,19 @@ struct ExplorationFaultTests {
         #expect(passed.schedules == 3)
     }
 
+    @Test("a replay follows the line's decisions, whatever its seed would choose, and reports where the run left them")
+    func replayFollowsTheLine() throws {
+        // Either target first, by the line alone (same seed): each diverges only after its first decision.
+        for first in ["0", "1"] {
+            let line = "appgroup-explore 1;test=\(Self.name);strategy=random;seed=0x7;faults=none;trace=\(first)"
+            let error = try #require(expectSimulationError(\.replayLine) {
+                try SimulatedDevice.replay(line) { try Self.countWithJournal($0, nested: false) }
+            })
+            #expect(error.column == nil)
+            #expect(error.description.contains("at decision 2 the line records the end and the replay took grant("), "\(error)")
+        }
+    }
+
     @Test("a malformed replay line is a typed error saying what and where; nothing runs", .tags(.hostile))
     func malformedLines() throws {
         let good = "appgroup-explore 1;test=T;strategy=random;seed=0x2a;faults=suspend;trace=0*2.1s.1.0"
