@@ -25,6 +25,7 @@ func explorationCase(_ run: BenchmarkRun) throws -> CaseResult {
     for (label, faults) in [("without faults", Set<ExplorationFault>()), ("with every fault", ExplorationFault.all)] {
         let report = try SimulatedDevice.explore(schedules: schedules, faults: faults, seed: 0xBE4C, name: "bench-explore", body)
         rates[label] = report.schedulesPerSecond
+        result.samples.append(Sample(name: label, value: report.schedulesPerSecond, unit: "schedules per second"))
         result.notes.append("\(label): schedules=\(report.schedules) steps=\(report.steps) faults=\(report.faults) "
             + "seconds=\(String(format: "%.2f", report.seconds)) schedules/s=\(String(format: "%.1f", report.schedulesPerSecond))")
     }
