@@ -42,6 +42,8 @@ struct ExplorationFaultTests {
         #expect(failure.failure.contains("0xdead10cc"), "\(failure)")
         let struck = failure.schedule.filter { $0.contains("iOS's suspend at") && $0.hasSuffix("killed with 0xdead10cc") }
         #expect(struck.count == 1, "\(failure.schedule)")
+        let shrinking = try #require(failure.shrinking)
+        #expect(shrinking.contains("the fault that mattered: \(struck.first ?? "?")"), "\(shrinking)")
         #expect(failure.replayLine.hasPrefix("appgroup-explore 1;test=\(Self.name);strategy=random;seed=0x"), "\(failure.replayLine)")
         #expect(failure.replayLine.contains(";faults=suspend;trace="), "\(failure.replayLine)")
         #expect(failure.description.contains("APPGROUP_EXPLORE_REPLAY='\(failure.replayLine)'"))
@@ -61,6 +63,26 @@ struct ExplorationFaultTests {
             try SimulatedDevice.explore(replaying: file, name: Self.name) { try Self.countWithJournal($0, nested: true) }
         })
         #expect(fromFile.schedule == failure.schedule)
+    }
+
+    @Test("a failing schedule is shrunk to the fault that mattered: memory warnings and harmless suspensions are left out")
+    func shrinksToTheFaultThatMattered() throws {
+        var shrunkFrom: [String] = []
+        // Seeds until one failing schedule met more faults than the one that mattered.
+        for seed in UInt64(1)...16 where !shrunkFrom.contains(where: { !$0.contains("from 1 fault(s)") && !$0.contains("not shrunk") }) {
+            do {
+                try SimulatedDevice.explore(schedules: 40, faults: [.suspend, .memoryWarning], seed: seed, name: Self.name) {
+                    try Self.countWithJournal($0, nested: true)
+                }
+                Issue.record("seed \(seed): 40 schedules passed a write lock held across a step")
+            } catch SimulationError.exploration(let failure) {
+                let faults = failure.schedule.filter { $0.contains(": iOS's ") }
+                #expect(faults.count == 1 && faults[0].hasSuffix("killed with 0xdead10cc"), "seed \(seed): \(failure)")
+                shrunkFrom.append(failure.shrinking ?? "not shrunk")
+            }
+        }
+        print(shrunkFrom.joined(separator: "\n"))
+        #expect(shrunkFrom.contains { !$0.contains("from 1 fault(s)") && !$0.contains("not shrunk") }, "\(shrunkFrom)")
     }
 
     @Test("the fixed version (the journal written after the counter's lock is released) passes the same exploration, suspended on the way")

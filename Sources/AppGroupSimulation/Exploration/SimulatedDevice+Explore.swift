@@ -127,8 +127,10 @@ extension SimulatedDevice {
             steps += run.schedule.count - run.faultsApplied
             applied += run.faultsApplied
             if let why = run.failure {
-                throw failure(run, why: why, strategy: strategy, seed: scheduleSeed, faults: faults, index: index + 1, name: name,
-                              writingSchedule: writingSchedule)
+                // Made smaller first when iOS's faults were met: the report names the fault and the step that mattered.
+                let (reported, summary) = try shrink(run, strategy: strategy, seed: scheduleSeed, name: name, body)
+                throw failure(reported, why: reported.failure ?? why, strategy: strategy, seed: scheduleSeed, faults: faults, index: index + 1,
+                              name: name, writingSchedule: writingSchedule, shrinking: summary.isEmpty ? nil : summary)
             }
             if check {
                 let again = try runSchedule(strategy: strategy, seed: scheduleSeed, faults: faults, script: nil, expected: expected,
@@ -186,12 +188,12 @@ extension SimulatedDevice {
 
     /// The error of a failing schedule, its replay line said on standard error at once.
     private static func failure(_ run: ScheduleRun, why: String, strategy: ExplorationStrategy, seed: UInt64, faults: Set<ExplorationFault>,
-                                index: Int, name: String, writingSchedule: Bool) -> ExplorationFailure {
+                                index: Int, name: String, writingSchedule: Bool, shrinking: String? = nil) -> ExplorationFailure {
         let line = ReplayLine(test: name, strategy: strategy, seed: seed, faults: faults, decisions: run.decisions).text
         FileHandle.standardError.write(Data("AppGroupTesting: schedule \(index) of \(name) failed; replay it: \(replayEnvironmentKey)='\(line)'\n".utf8))
         let file = writingSchedule ? ScheduleFile(test: name, strategy: strategy, seed: seed, steps: run.schedule, replay: line).write() : nil
         return ExplorationFailure(strategy: strategy, seed: seed, index: index, schedule: run.schedule, deaths: run.deaths, failure: why,
-                                  explored: index, scheduleFile: file, replayLine: line)
+                                  explored: index, scheduleFile: file, replayLine: line, shrinking: shrinking)
     }
 
     /// The exploration variables of a spawned target's environment.
@@ -258,12 +260,17 @@ public struct ExplorationFailure: Error, Sendable, Hashable, CustomStringConvert
     /// One line that replays this schedule exactly (its decisions and faults):
     /// ``SimulatedDevice/replay(_:_:)``, or `APPGROUP_EXPLORE_REPLAY` in the environment.
     public let replayLine: String
+    /// How the failing schedule was made smaller before it was reported, naming the
+    /// fault and the step that mattered (nil when it met no fault). ``schedule`` and
+    /// ``replayLine`` are the smaller schedule's.
+    public let shrinking: String?
 
     public var description: String {
         var text = "exploration: schedule \(index) of strategy \(strategy) failed: \(failure)\n"
         text += "replay it with SimulatedDevice.explore(schedules: 1, strategy: \(strategy), seed: 0x\(String(seed, radix: 16)))"
         text += scheduleFile.map { ", or SimulatedDevice.explore(replaying: URL(fileURLWithPath: \"\($0.path)\"))\n" } ?? "\n"
         text += "replay it exactly: \(SimulatedDevice.replayEnvironmentKey)='\(replayLine)' (or SimulatedDevice.replay(\"\(replayLine)\"))\n"
+        if let shrinking { text += shrinking + "\n" }
         text += "its steps, in order:\n" + schedule.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
         if !deaths.isEmpty { text += "\n" + deaths.joined(separator: "\n") }
         return text
