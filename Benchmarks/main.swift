@@ -31,6 +31,7 @@ let cases: [(number: String, name: String, run: (BenchmarkRun) throws -> CaseRes
     ("12", "timeline trace: cost off and on", traceCase),
     ("13", "a sandboxed target's system calls, with the metadata filter", metadataFilterCase),
     ("14", "keychain reads by access group", keychainCase),
+    ("15", "exploring schedules, without and with iOS's faults", explorationCase),
 ]
 
 func runChild(_ options: Options) throws {
@@ -52,6 +53,7 @@ func runChild(_ options: Options) throws {
     case "signal-echo": try signalEchoChild(options)
     case "presenter": try presenterChild(options)
     case "fast-paths": try fastPathsChild(options)
+    case "explore-count": try exploreCountChild(options)
     case let role: throw BenchmarkError.usage("unknown child role \(role)")
     }
 }

@@ -36,6 +36,10 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
     case exploration(ExplorationFailure)
     /// A schedule file that cannot be replayed by this test.
     case scheduleFile(ScheduleFileError)
+    /// A replay line that is malformed, or whose replay took another order.
+    case replayLine(ReplayLineError)
+    /// A schedule that ran two ways from one seed (the determinism check).
+    case nondeterminism(ExplorationNondeterminism)
     /// A trace was asked of a device made without one.
     case traceNotRecorded(TraceNotRecorded)
     /// The device's widget records (WidgetKit's reloads and timelines) refused a
@@ -60,6 +64,8 @@ public enum SimulationError: Error, CustomStringConvertible, Sendable {
         case .lifecycle(let error): error.description
         case .exploration(let failure): failure.description
         case .scheduleFile(let error): error.description
+        case .replayLine(let error): error.description
+        case .nondeterminism(let report): report.description
         case .traceNotRecorded(let error): error.description
         case .widgets(let error): error.description
         case .shareReply(let refusal): refusal.description
@@ -95,6 +101,8 @@ extension SimulationError {
         case let error as LifecycleError: SimulationError.lifecycle(error)
         case let error as ExplorationFailure: SimulationError.exploration(error)
         case let error as ScheduleFileError: SimulationError.scheduleFile(error)
+        case let error as ReplayLineError: SimulationError.replayLine(error)
+        case let error as ExplorationNondeterminism: SimulationError.nondeterminism(error)
         case let error as TraceNotRecorded: SimulationError.traceNotRecorded(error)
         case let error as WidgetStoreError: SimulationError.widgets(error)
         default: error

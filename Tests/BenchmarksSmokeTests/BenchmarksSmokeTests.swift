@@ -15,7 +15,8 @@ struct BenchmarksSmokeTests {
                              "== 10. signals across processes",
                              "== 11. memory watchdog",
                              "== 12. timeline trace",
-                             "== 13. a sandboxed target's system calls", "== 14. keychain: SecItemCopyMatching by access group"]
+                             "== 13. a sandboxed target's system calls", "== 14. keychain: SecItemCopyMatching by access group",
+                             "== 15. exploring schedules for two targets"]
 
     @Test("--scale 0.01 runs every case, exits 0, writes the JSON and leaves no scratch files")
     func smokeRun() throws {
@@ -42,7 +43,7 @@ struct BenchmarksSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
-    @Test("--list names the fourteen cases; a bad --scale or --case is refused with exit 1")
+    @Test("--list names the fifteen cases; a bad --scale or --case is refused with exit 1")
     func listAndUsage() throws {
         let list = try runBenchmarks(["--list"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(list.status == 0)
@@ -50,9 +51,9 @@ struct BenchmarksSmokeTests {
         let bad = try runBenchmarks(["--scale", "zero"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(bad.status == 1)
         #expect(bad.standardError.contains("--scale"))
-        let noCase = try runBenchmarks(["--case", "15"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
+        let noCase = try runBenchmarks(["--case", "16"], tmp: FileManager.default.temporaryDirectory, seconds: 30)
         #expect(noCase.status == 1)
-        #expect(noCase.standardError.contains("no case 15"))
+        #expect(noCase.standardError.contains("no case 16"))
     }
 }
 

@@ -16,6 +16,8 @@ extension SimulationError {
     package var lifecycle: LifecycleError? { if case .lifecycle(let detail) = self { detail } else { nil } }
     package var exploration: ExplorationFailure? { if case .exploration(let detail) = self { detail } else { nil } }
     package var scheduleFile: ScheduleFileError? { if case .scheduleFile(let detail) = self { detail } else { nil } }
+    package var replayLine: ReplayLineError? { if case .replayLine(let detail) = self { detail } else { nil } }
+    package var nondeterminism: ExplorationNondeterminism? { if case .nondeterminism(let detail) = self { detail } else { nil } }
     package var traceNotRecorded: TraceNotRecorded? { if case .traceNotRecorded(let detail) = self { detail } else { nil } }
 }
 

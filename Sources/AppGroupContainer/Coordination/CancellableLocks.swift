@@ -55,13 +55,15 @@ package struct CancellableLocks {
     }
 
     private static func acquire(_ step: FileCoordinator.Step, isCancelled: () -> Bool) throws -> FileLock {
+        var asking = true
         while true {
             if isCancelled() { throw CancellationError() }
             // (The error matched in the catch body: a catch pattern on this typed
             // error inside the loop crashes Swift 6.3.1's SIL verifier.)
             do {
-                return try FileLock.acquire(step.slot, mode: step.mode, timeout: slice, itemPath: step.itemPath)
+                return try FileLock.acquire(step.slot, mode: step.mode, timeout: slice, itemPath: step.itemPath, asking: asking)
             } catch {
+                asking = false
                 guard case .coordinationTimedOut = error else { throw error }
                 continue // a slice is over: look at the cancel flag, then wait again
             }

@@ -252,7 +252,8 @@ package struct FileCoordinator: Sendable {
                 lock = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FileLock, Error>) in
                     let thread = Thread {
                         continuation.resume(with: Result {
-                            try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath)
+                            // The try above was the exploring scheduler's step for this lock.
+                            try FileLock.acquire(step.slot, mode: step.mode, timeout: timeout, itemPath: step.itemPath, asking: false)
                         })
                     }
                     thread.name = "FileCoordinator wait"

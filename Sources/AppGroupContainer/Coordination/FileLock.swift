@@ -85,10 +85,14 @@ package struct FileLock: Sendable {
     }
 
     /// Takes the lock, waiting up to `timeout` seconds (forever when nil).
+    /// - Parameter asking: whether this attempt is an exploring scheduler's step; a
+    ///   wait cut in slices asks once, at its first, so that the steps of a schedule
+    ///   do not depend on how many slices a wait took.
     /// - Throws: ``AppGroupError/coordinationTimedOut(path:lockFile:seconds:)`` after the
     ///   timeout; file-system errors when the lock file cannot be opened.
-    static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String) throws(AppGroupError) -> FileLock {
-        Exploration.step(mode == .shared ? "read lock" : "write lock", itemPath)
+    static func acquire(_ slot: LockSlot, mode: Mode, timeout: TimeInterval?, itemPath: String,
+                        asking: Bool = true) throws(AppGroupError) -> FileLock {
+        if asking { Exploration.step(mode == .shared ? "read lock" : "write lock", itemPath) }
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max($0, 0) * 1e9) }
         // The wait ends before the hold begins (so the two nest on the timeline).
         let waiting = Tracing.begin(.lockWait)

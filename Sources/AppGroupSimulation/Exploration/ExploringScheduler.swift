@@ -29,6 +29,15 @@ final class ExploringScheduler: @unchecked Sendable {
         var waiting: String?
         var granted: Date?
         var requested = false
+        /// Launched by the device as a target: iOS's faults apply to it.
+        var target = false
+    }
+
+    /// One decision of a schedule: a step granted, or a fault applied to a
+    /// process waiting at its step (granted next, if it survives).
+    enum Decision: Hashable {
+        case grant(Int)
+        case fault(Int, ExplorationFault)
     }
 
     private struct State {
@@ -49,6 +58,20 @@ final class ExploringScheduler: @unchecked Sendable {
         var connections: [Int32: Int32] = [:]
         /// Requests the scheduler refused to read, said as the device's failures.
         var refusals: [String] = []
+        /// The decisions so far, to replay them.
+        var decisions: [Decision] = []
+        /// The faults of this schedule, by seed (nil: none, or a replay's script decides).
+        var faults: FaultPlan?
+        /// A replay's decisions, followed while they fit; then the seed's.
+        var script: [Decision]?
+        var scripted = 0
+        /// Where a replay's decisions stopped fitting the run.
+        var divergence: String?
+        /// A fault being applied: no decision until it ends.
+        var applying = false
+        /// The process whose step was the fault's: granted next, if it survives.
+        var afterFault: Int32?
+        var faultsApplied = 0
     }
 
     /// The longest request line taken from a process (the wire's lines are under 1 KiB).
@@ -58,10 +81,25 @@ final class ExploringScheduler: @unchecked Sendable {
     private let state: Locked<State>
     private let done = DispatchSemaphore(value: 0)
 
-    init(directory: URL, strategy: ExplorationStrategy, seed: UInt64, expectedSteps: Int) {
+    /// Applies a fault to a process (the device's lifecycle) and says what came of it.
+    private let applyFault: @Sendable (ExplorationFault, Int32) -> (outcome: String, ended: Bool)
+
+    init(directory: URL, strategy: ExplorationStrategy, seed: UInt64, expectedSteps: Int, faults: Set<ExplorationFault> = [],
+         script: [Decision]? = nil, applyFault: @escaping @Sendable (ExplorationFault, Int32) -> (outcome: String, ended: Bool) = { _, _ in ("not applied", false) }) {
         self.directory = directory
-        state = Locked(State(chooser: Chooser(strategy: strategy, seed: seed, expectedSteps: expectedSteps)))
+        var initial = State(chooser: Chooser(strategy: strategy, seed: seed, expectedSteps: expectedSteps))
+        initial.faults = faults.isEmpty || script != nil ? nil : FaultPlan(faults: faults, seed: seed)
+        initial.script = script
+        state = Locked(initial)
+        self.applyFault = applyFault
     }
+
+    /// The decisions taken, in order.
+    var decisions: [Decision] { state.withLock { $0.decisions } }
+    /// Where a replay's script stopped fitting the run (nil: it fit, or there was none).
+    var divergence: String? { state.withLock { $0.divergence } }
+    /// Faults applied.
+    var faultsApplied: Int { state.withLock { $0.faultsApplied } }
 
     /// The steps granted so far, in order: "<ordinal> <target>: <step> <item>".
     var schedule: [String] { state.withLock { $0.schedule } }
@@ -89,9 +127,10 @@ final class ExploringScheduler: @unchecked Sendable {
                 // Its first request came before the launcher's word (the child ran
                 // first): known by its pid until now, named as the target it runs as.
                 state.processes[pid]?.name = name
+                state.processes[pid]?.target = true
                 return
             }
-            state.processes[pid] = Process(ordinal: state.nextOrdinal, name: name, seen: Date())
+            state.processes[pid] = Process(ordinal: state.nextOrdinal, name: name, seen: Date(), target: true)
             state.nextOrdinal += 1
         }
     }
@@ -113,6 +152,9 @@ final class ExploringScheduler: @unchecked Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         _ = done.wait(timeout: .now() + 5)
+        // A fault under way ends by itself (each of its requests has a deadline).
+        let deadline = Date().addingTimeInterval(120)
+        while state.withLock({ $0.applying }), Date() < deadline { usleep(5_000) }
     }
 
     private func run(_ wire: borrowing Exploration.Wire) {
@@ -191,8 +233,16 @@ final class ExploringScheduler: @unchecked Sendable {
 
     /// The process to grant a step now, if every live process is settled.
     private func decide() -> Int32? {
-        state.withLock { state in
+        let decided: (pid: Int32, fault: ExplorationFault?, label: String)? = state.withLock { state in
             let now = Date()
+            if state.applying { return nil }
+            if let pid = state.afterFault {
+                // The step the fault struck at goes on, if its process lives and still waits.
+                state.afterFault = nil
+                guard let process = state.processes[pid], process.waiting != nil else { return nil }
+                if state.script != nil { _ = nextScripted(&state, waiting: [process.ordinal]) }
+                return (grant(pid, &state, now: now), nil, "")
+            }
             if state.launching > 0 || now.timeIntervalSince(state.lastLaunch) < Self.quiet || now < state.settleUntil { return nil }
             var waiting: [(ordinal: Int, pid: Int32)] = []
             for (pid, process) in state.processes {
@@ -205,21 +255,86 @@ final class ExploringScheduler: @unchecked Sendable {
             }
             guard !waiting.isEmpty else { return nil }
             waiting.sort { $0.ordinal < $1.ordinal }
-            let ordinal = state.chooser.choose(waiting.map(\.ordinal), step: state.schedule.count + 1)
-            guard let pid = waiting.first(where: { $0.ordinal == ordinal })?.pid, var process = state.processes[pid] else { return nil }
-            // The device's own directory as "$DEVICE": a schedule is the same on every device.
-            let step = (process.waiting ?? "").replacingOccurrences(of: directory.deletingLastPathComponent().path, with: "$DEVICE")
-            state.schedule.append("\(process.ordinal) \(process.name): \(step)")
-            Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
-                         [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
-            if process.waiting?.hasPrefix("signal ") == true {
-                state.settleUntil = now.addingTimeInterval(Self.afterSignal)
+            var ordinal: Int
+            var fault: ExplorationFault?
+            switch state.script != nil ? nextScripted(&state, waiting: waiting.map(\.ordinal)) : nil {
+            case .grant(let scripted)?: ordinal = scripted
+            case .fault(let scripted, let kind)?: (ordinal, fault) = (scripted, kind)
+            case nil: ordinal = state.chooser.choose(waiting.map(\.ordinal), step: state.schedule.count + 1)
             }
-            process.waiting = nil
-            process.granted = now
-            state.processes[pid] = process
-            return pid
+            guard let pid = waiting.first(where: { $0.ordinal == ordinal })?.pid, let process = state.processes[pid] else { return nil }
+            if state.script == nil, process.target, var plan = state.faults {
+                fault = plan.roll()
+                state.faults = plan
+            }
+            guard let fault else { return (grant(pid, &state, now: now), nil, "") }
+            state.decisions.append(.fault(ordinal, fault))
+            state.applying = true
+            return (pid, fault, "\(ordinal) \(process.name): iOS's \(fault) at \(anonymous(process.waiting ?? "its step"))")
         }
+        guard let decided else { return nil }
+        guard let fault = decided.fault else { return decided.pid }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("explore fault")
+            let (outcome, ended) = applyFault(fault, decided.pid)
+            state.withLock { state in
+                state.schedule.append("\(decided.label): \(outcome)")
+                // Ended by the fault: dropped now, before its connection's end is read, so that no turn is granted to it.
+                if ended, let gone = state.processes.removeValue(forKey: decided.pid), let step = gone.waiting {
+                    state.deaths.append("\(gone.ordinal) \(gone.name) died waiting for its turn at \(step)")
+                }
+                Tracing.mark(.schedule, "fault \(state.faultsApplied + 1): \(fault)", [("pid", "\(decided.pid)"), ("outcome", outcome)])
+                state.faultsApplied += 1
+                state.afterFault = decided.pid
+                state.applying = false
+            }
+        }
+        thread.start()
+        return nil
+    }
+
+    /// The next scripted decision when it fits the processes `waiting`; else the
+    /// divergence is noted, and the seed's choices go on.
+    private func nextScripted(_ state: inout State, waiting: [Int]) -> Decision? {
+        guard let script = state.script else { return nil }
+        guard state.scripted < script.count else {
+            state.script = nil
+            return nil
+        }
+        let next = script[state.scripted]
+        let ordinal: Int
+        switch next {
+        case .grant(let scripted), .fault(let scripted, _): ordinal = scripted
+        }
+        guard waiting.contains(ordinal) else {
+            state.divergence = "at decision \(state.scripted + 1) the replay gives process \(ordinal) its turn, but the processes waiting are \(waiting)"
+            state.script = nil
+            return nil
+        }
+        state.scripted += 1
+        return next
+    }
+
+    /// The device's own directory as "$DEVICE": a schedule is the same on every device.
+    private func anonymous(_ step: String) -> String {
+        step.replacingOccurrences(of: directory.deletingLastPathComponent().path, with: "$DEVICE")
+    }
+
+    /// Grants `pid` its step: records it and returns it.
+    private func grant(_ pid: Int32, _ state: inout State, now: Date) -> Int32 {
+        guard var process = state.processes[pid] else { return pid }
+        let step = anonymous(process.waiting ?? "")
+        state.decisions.append(.grant(process.ordinal))
+        state.schedule.append("\(process.ordinal) \(process.name): \(step)")
+        Tracing.mark(.schedule, "turn \(state.schedule.count): \(process.name)",
+                     [("step", process.waiting ?? ""), ("pid", "\(pid)"), ("exploration", directory.path)])
+        if process.waiting?.hasPrefix("signal ") == true {
+            state.settleUntil = now.addingTimeInterval(Self.afterSignal)
+        }
+        process.waiting = nil
+        process.granted = now
+        state.processes[pid] = process
+        return pid
     }
 }
 

@@ -4,8 +4,10 @@ import Foundation
 /// artifact) with ``SimulatedDevice/explore(replaying:name:_:)``.
 ///
 /// JSON: `{"format": "appgroup-schedule 1", "test": NAME, "strategy": ".random",
-/// "seed": "0x...", "steps": [...]}`, where a step names the device's directory
-/// `$DEVICE`, so that it reads the same on every device.
+/// "seed": "0x...", "steps": [...], "replay": LINE}`, where a step names the
+/// device's directory `$DEVICE`, so that it reads the same on every device, and
+/// `replay` is the failure's replay line (its decisions and faults; absent from
+/// files written before there were faults).
 struct ScheduleFile: Codable, Equatable {
     static let formatName = "appgroup-schedule 1"
     var format: String
@@ -13,13 +15,15 @@ struct ScheduleFile: Codable, Equatable {
     var strategy: String
     var seed: String
     var steps: [String]
+    var replay: String?
 
-    init(test: String, strategy: ExplorationStrategy, seed: UInt64, steps: [String]) {
+    init(test: String, strategy: ExplorationStrategy, seed: UInt64, steps: [String], replay: String? = nil) {
         format = Self.formatName
         self.test = test
         self.strategy = strategy.description
         self.seed = "0x" + String(seed, radix: 16)
         self.steps = steps
+        self.replay = replay
     }
 
     /// Writes it beside the system's temporary files; nil when it cannot be written.
@@ -90,10 +94,23 @@ extension SimulatedDevice {
     public static func explore(replaying file: URL, name: String = "Exploring", _ body: (SimulatedDevice) throws -> Void) throws -> ExplorationReport {
         try SimulationError.passingUp {
             let (recorded, strategy, seed) = try ScheduleFile.read(file, test: name)
+            var line: ReplayLine?
+            if let text = recorded.replay {
+                do { line = try ReplayLine.parse(text) } catch {
+                    throw ScheduleFileError(path: file.path, problem: "its replay line cannot be used: \(error)")
+                }
+                guard line?.test == name, line?.seed == seed, line?.strategy == strategy else {
+                    throw ScheduleFileError(path: file.path, problem: "its replay line names another test, seed or strategy than the file does (was it edited?)")
+                }
+            }
             var replayed: [String] = []
             let report: ExplorationReport
             do {
-                report = try explore(schedules: 1, strategy: strategy, seed: seed, name: name, writingSchedule: false, body)
+                if let line {
+                    report = try replay(line, body)
+                } else {
+                    report = try explore(schedules: 1, strategy: strategy, seed: seed, name: name, writingSchedule: false, body)
+                }
                 replayed = report.lastSchedule
             } catch let failure as ExplorationFailure {
                 replayed = failure.schedule

@@ -24,7 +24,9 @@ import Foundation
 //                                         each path, or "nil <group>" and exits 2
 //   save --file F --text T                coordinated atomic save of T into F
 //   count-up --file F --split yes|no      NSFileCoordinator read-modify-write of the number in
-//                                         F: split across a read and a write (the bug), or not
+//                                         F: split across a read and a write (the bug), or not;
+//     [--journal J --nested yes|no]       and a journal line in J, inside F's write or after it;
+//     [--pick urandom]                    F or F-b, by a byte of /dev/urandom
 //   async-waiters --file F --count N      N tasks wait (async coordinate, 30 s timeout) for
 //                                         F's write lock; prints "pool free" once other
 //                                         async work has run beside them (exit 4 if it
