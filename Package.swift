@@ -166,8 +166,8 @@ package.products += [
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
 ]
 package.targets += [
-    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation"]),
-    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain"]),
+    .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation", "AppGroupContainer"]),
+    .target(name: "LocalAuthentication", dependencies: ["SharedKeychain", "AppGroupContainer"]),
     .target(name: "WidgetKit", dependencies: ["WidgetReloads"]),
     // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
     .target(name: "notify", dependencies: ["AppGroupContainer"]),
@@ -189,8 +189,12 @@ package.targets += [
     .testTarget(name: "SecurityNamesTests", dependencies: ["Security", "LocalAuthentication", "WidgetKit", "AppGroupFoundation", "notify", "SecurityNamesFixture"]),
 ]
 package.targets.first(where: { $0.name == "IntegrationTests" })?.dependencies += ["Swift5ModeProbe"]
+// Code that ports iOS keychain code imports Apple's names as iOS code does.
 for name in ["SharedKeychainTests", "KeychainProbe"] {
     package.targets.first(where: { $0.name == name })?.dependencies += ["Security", "LocalAuthentication"]
+}
+for name in ["ScopeProbe", "ReliabilityProbe", "AppGroupCLITests", "ImportVisibilityTests"] {
+    package.targets.first(where: { $0.name == name })?.dependencies += ["Security"]
 }
 package.targets += [
     // UTType: the type tree, tags, dynamic and app-declared types, NSItemProvider's UTType forms.

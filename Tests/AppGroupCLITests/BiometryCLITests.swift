@@ -5,6 +5,7 @@ import Foundation
 import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// `device biometry` and the protection shown by `keychain list`, through the built
 /// binary, against a Face ID protected item a real KeychainProbe process saved and

@@ -9,6 +9,7 @@ import ShareInbox
 import SharedDefaults
 import SharedKeychain
 import Testing
+import Security
 
 @Suite("Import visibility: the product modules")
 struct ProductModules {

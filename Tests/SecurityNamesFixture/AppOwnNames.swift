@@ -8,7 +8,7 @@
 /// have too. SecurityNamesTests checks this list against SharedKeychain's sources.
 public let appOwnNames = [
     "Accessibility", "AuthenticationFailure", "DeviceState", "GenericPassword", "InternetPassword", "ItemClass",
-    "Keychain", "KeychainDevice", "KeychainError", "KeychainItemKey", "SimulatedBiometry",
+    "Keychain", "KeychainAccessControl", "KeychainDevice", "KeychainError", "KeychainItemKey", "SimulatedBiometry",
     "Entitlements", "Diagnostics", "AppGroupError", "GroupIdentifier", "ContainerResolver",
 ]
 
@@ -22,6 +22,7 @@ public struct Keychain: Sendable {
     public var service: String
     public init(service: String) { self.service = service }
 }
+public struct KeychainAccessControl: Sendable { public var flags = 0; public init() {} }
 public struct KeychainDevice: Sendable { public init() {} }
 public enum KeychainError: Error, Sendable { case notFound }
 public protocol KeychainItemKey { var name: String { get } }

@@ -26,42 +26,5 @@ import Testing
         #expect(notify_check(-1, &check) == UInt32(NOTIFY_STATUS_INVALID_TOKEN))
     }
 
-    /// Every public or open top-level name declared in AppGroupFoundation's and
-    /// notify's sources is Apple's: a name of the package's own there would reach
-    /// every file that ports iOS code.
-    @Test func theirSourcesDeclareApplesNamesOnly() throws {
-        let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let declaration = try Regex(#"^(?:public|open) (?:final )?(?:struct|enum|class|protocol|typealias|func|let|var|actor) ([A-Za-z_][A-Za-z0-9_]*)"#)
-        let apple = try Regex(#"^(NS|CF|kCF|notify_|NOTIFY_STATUS_|extensionContext$)"#)
-        var names: Set<String> = []
-        for module in ["AppGroupFoundation", "notify"] {
-            let folder = top.appendingPathComponent("Sources/\(module)")
-            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-            #expect(!files.isEmpty, "no sources found at \(folder.path)")
-            for file in files {
-                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                for line in text.split(separator: "\n") {
-                    if let match = line.firstMatch(of: declaration), let name = match.output[1].substring { names.insert(String(name)) }
-                }
-            }
-        }
-        #expect(names.count > 20)
-        #expect(names.filter { $0.firstMatch(of: apple) == nil }.sorted() == [])
-    }
-
-    /// UniformTypeIdentifiers declares Apple's names only (`UTType`, `UTTagClass`).
-    @Test func uniformTypeIdentifiersDeclaresApplesNamesOnly() throws {
-        let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let declaration = try Regex(#"^(?:public|open) (?:final )?(?:struct|enum|class|protocol|typealias|func|let|var|actor) ([A-Za-z_][A-Za-z0-9_]*)"#)
-        let folder = top.appendingPathComponent("Sources/UniformTypeIdentifiers")
-        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-        var names: Set<String> = []
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") {
-                if let match = line.firstMatch(of: declaration), let name = match.output[1].substring { names.insert(String(name)) }
-            }
-        }
-        #expect(names == ["UTType", "UTTagClass"])
-    }
+    // That their sources declare Apple's names only: FrameworkNamesTests.
 }

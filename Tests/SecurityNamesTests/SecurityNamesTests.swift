@@ -20,6 +20,7 @@ struct OwnKey: KeychainItemKey { var name: String { "token" } }
         let state = DeviceState()
         let passwords = (GenericPassword(), InternetPassword())
         let kind = ItemClass.password
+        let control = KeychainAccessControl()
         let device = KeychainDevice()
         let biometry = SimulatedBiometry()
         let entitlements = Entitlements()
@@ -32,7 +33,7 @@ struct OwnKey: KeychainItemKey { var name: String { "token" } }
         #expect(accessibility == .whenUnlocked && kind == .password)
         #expect(!state.isLocked && passwords.0.account == "me" && passwords.1.server == "example.com")
         #expect(entitlements.groups.isEmpty && line == "hello" && group.value == "group.x")
-        #expect(OwnKey().name == "token")
+        #expect(OwnKey().name == "token" && control.flags == 0)
         _ = (failure, device, biometry, resolver)
     }
 

@@ -8,6 +8,7 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// The seeds' table of expected results, each target in its own process: the
 /// KeychainProbe executable run with the target's identity in its environment.

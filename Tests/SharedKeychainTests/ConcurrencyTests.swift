@@ -11,6 +11,7 @@ import Glibc
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// Several processes writing one device's keychain at once.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct ConcurrencyTests {

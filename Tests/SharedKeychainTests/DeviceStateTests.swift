@@ -8,6 +8,7 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// Accessibility classes against the simulated device state, the state changed by
 /// one process and obeyed by others.

@@ -8,6 +8,7 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// Issue 27, item 4: persistent references, in processes of their own (KeychainProbe's
 /// PersistentRefCommands.swift holds the two shapes of shipped code, in its own words).

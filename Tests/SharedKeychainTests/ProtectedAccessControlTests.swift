@@ -4,6 +4,7 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import Security
 
 /// Part 1 of issue 13: SecAccessControlCreateWithFlags and kSecAttrAccessControl.
 @Suite(.dedicatedThreads) struct ProtectedAccessControlTests {

@@ -6,6 +6,8 @@ import PropertyLists
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
+import LocalAuthentication
 
 /// What an `LAContext` proved belongs to the device that proved it, and lasts only
 /// as long as the state it was proved in (issue 23, B14): another simulated device

@@ -5,6 +5,8 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
+import LocalAuthentication
 
 /// A sensor file planted or damaged by someone else: typed errors, never a crash.
 @Suite(.tags(.hostile), .dedicatedThreads) struct ProtectedHostileSensorTests {

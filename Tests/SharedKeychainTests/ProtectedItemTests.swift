@@ -4,6 +4,8 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import Security
+import LocalAuthentication
 
 /// Part 4 of issue 13: the keychain's answers for protected items, against the scripted sensor.
 @Suite(.dedicatedThreads) struct ProtectedItemTests {

@@ -4,6 +4,7 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import LocalAuthentication
 
 /// Part 2 of issue 13: LAContext, LAPolicy and LAError against the scripted sensor.
 @Suite(.dedicatedThreads) struct ProtectedLAContextTests {

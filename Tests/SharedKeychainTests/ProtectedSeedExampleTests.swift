@@ -5,6 +5,8 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
+import LocalAuthentication
 
 /// Part 5 (and the sharing of part 3) of issue 13: the keychain guide's sections 13
 /// and 14 (saveBiometricProtectedSecret, readProtectedSecret), compiled with only their

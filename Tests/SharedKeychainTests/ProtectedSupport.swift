@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import Foundation
 @testable import SharedKeychain
+import Security
 
 /// Protected items as an app writes them: the Security vocabulary, run as `keychain`'s identity.
 enum Protected {

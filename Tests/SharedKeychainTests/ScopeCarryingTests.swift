@@ -11,6 +11,7 @@ import Foundation
 import SharedDefaults
 @testable import SharedKeychain
 import Testing
+import LocalAuthentication
 
 @Suite("Callbacks answer as who registered them; tasks that outlive their scope are refused (issue 13)")
 struct ScopeCarryingTests {

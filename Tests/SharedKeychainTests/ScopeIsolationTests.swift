@@ -13,6 +13,7 @@ import SharedDefaults
 import class SharedDefaults.UserDefaults
 @testable import SharedKeychain
 import Testing
+import Security
 
 /// Waits for `semaphore` from synchronous code (a deadline, not a timing).
 func signalled(_ semaphore: DispatchSemaphore, within seconds: Double = 120) -> Bool {

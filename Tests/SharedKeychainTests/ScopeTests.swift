@@ -14,6 +14,7 @@ import SharedDefaults
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 @Suite("One process, several targets: identity scopes (issue 12, part 5)", .tags(.multiprocess), .dedicatedThreads)
 struct ScopeTests {

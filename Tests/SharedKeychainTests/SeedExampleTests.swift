@@ -7,6 +7,7 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import Security
 
 // The guide's error has no Equatable conformance; the tests compare its cases.
 extension KeychainError: Equatable {

@@ -7,6 +7,7 @@ import AppGroupContainer
 import Foundation
 @testable import SharedKeychain
 import Testing
+import Security
 
 /// Each error path of the four functions answers Apple's status code.
 @Suite(.dedicatedThreads) struct StatusCodeTests {

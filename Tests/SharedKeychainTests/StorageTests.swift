@@ -8,6 +8,7 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 /// Where and how items are stored, and that values never leak into text.
 @Suite(.tags(.multiprocess), .dedicatedThreads) struct StorageTests {

@@ -9,6 +9,7 @@ import Foundation
 @testable import SharedKeychain
 import Testing
 import TestSupport
+import Security
 
 @Suite("Keychain access groups carry the team (issue 12, part 6)", .tags(.multiprocess), .dedicatedThreads)
 struct TeamRuleTests {

@@ -194,7 +194,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     /// Runs a `SecItem...` call as Apple's functions do: an `OSStatus`, the result in
     /// `result`. Failures other than "not found" and "duplicate" (ordinary control
     /// flow) are explained on standard error, where Apple's console would log them.
-    static func runReportingStatus(_ function: String, _ result: UnsafeMutablePointer<AnyObject?>?,
+    package static func runReportingStatus(_ function: String, _ result: UnsafeMutablePointer<AnyObject?>?,
                                    _ body: (Keychain) throws -> AnyObject?) -> Int32 {
         let span = Tracing.begin(.keychain)
         let status = runUntraced(function, result, body)
@@ -222,7 +222,7 @@ public struct Keychain: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A `CFDictionary` (`NSDictionary`) as `[String: Any]`; -50 for a non-string key.
-    static func dictionary(_ dictionary: NSDictionary) throws -> [String: Any] {
+    package static func dictionary(_ dictionary: NSDictionary) throws -> [String: Any] {
         var out: [String: Any] = [:]
         for (key, value) in dictionary {
             guard let key = key as? String else {

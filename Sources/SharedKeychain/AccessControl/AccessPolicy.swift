@@ -4,9 +4,9 @@ import Foundation
 /// item: the constraints of `SecAccessControlCreateFlags`, how they combine, and (for
 /// `.biometryCurrentSet`) the enrolment the item was bound to when it was added.
 /// Platform-neutral: the public `SecAccessControl` wraps one of these.
-struct AccessPolicy: Codable, Sendable, Hashable {
+package struct AccessPolicy: Codable, Sendable, Hashable {
     /// One constraint flag.
-    enum Constraint: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum Constraint: String, Codable, Sendable, Hashable, CaseIterable {
         /// Biometry or the passcode (`.userPresence`).
         case userPresence
         /// Any enrolled finger or face (`.biometryAny`).
@@ -38,20 +38,20 @@ struct AccessPolicy: Codable, Sendable, Hashable {
     static let applicationPasswordBit: UInt = 1 << 31
 
     /// The flags exactly as given to `SecAccessControlCreateWithFlags`.
-    var flags: UInt
+    package var flags: UInt
     /// The data protection class given with them.
-    var protection: Accessibility
+    package var protection: Accessibility
     var constraints: [Constraint]
     /// True: every constraint must hold (`.and`, and the choice for several constraints without an operator).
     var requiresAll: Bool
     /// The enrolment generation a `.biometryCurrentSet` item was bound to when added; nil before.
-    var boundEnrollment: Int?
+    package var boundEnrollment: Int?
 
     /// Validates `flags` as `SecAccessControlCreateWithFlags` does.
     /// - Throws: `errSecParam` for an unknown bit, both `.or` and `.and`, an operator
     ///   without a constraint, or a deprecated `Always` protection; `errSecUnimplemented`
     ///   for `.privateKeyUsage`, `.applicationPassword` and the companion/watch flag.
-    init(flags: UInt, protection: Accessibility) throws {
+    package init(flags: UInt, protection: Accessibility) throws {
         let operation = "SecAccessControlCreateWithFlags"
         func refuse(_ problem: String) -> KeychainError { .invalidParameter(operation: operation, problem: problem) }
         if flags & Self.privateKeyUsageBit != 0 {
@@ -83,7 +83,7 @@ struct AccessPolicy: Codable, Sendable, Hashable {
     }
 
     /// The requirement of an `LAPolicy` (no item, so no protection class of its own).
-    init(requiring constraint: Constraint) {
+    package init(requiring constraint: Constraint) {
         flags = constraint.bit
         protection = .whenUnlockedThisDeviceOnly
         constraints = [constraint]
@@ -116,7 +116,7 @@ struct AccessPolicy: Codable, Sendable, Hashable {
     }
 
     /// The Swift spelling of the flags, for messages.
-    var flagNames: String {
+    package var flagNames: String {
         var names = constraints.map { "." + $0.rawValue }
         if flags & Self.orBit != 0 { names.append(".or") }
         if flags & Self.andBit != 0 { names.append(".and") }
@@ -126,8 +126,8 @@ struct AccessPolicy: Codable, Sendable, Hashable {
 
 /// What the user has proved in one authentication (or in an earlier one an
 /// `LAContext` keeps): a biometric match against an enrolment, the passcode.
-struct AuthenticationFactors: Sendable, Hashable, Codable {
+package struct AuthenticationFactors: Sendable, Hashable, Codable {
     /// The enrolment generation a biometric match was made against; nil for no match.
-    var biometryEnrollment: Int?
+    package var biometryEnrollment: Int?
     var passcode = false
 }

@@ -33,13 +33,13 @@ struct AuthenticationEpoch: Sendable, Hashable {
 /// but `invalidate()`; here, choosing the safer side, a device lock or restart, a
 /// passcode removal or change and an erase end all of it, and a biometric lockout or
 /// an enrolment change ends its biometric match (ProtectedItems.md lists the choices).
-struct AuthenticationProof: Sendable {
+package struct AuthenticationProof: Sendable {
     var epoch: AuthenticationEpoch
-    var factors: AuthenticationFactors
-    var at: Date
+    package var factors: AuthenticationFactors
+    package var at: Date
     /// The sensor's kind and `evaluatedPolicyDomainState` when it was proved.
-    var biometryKind: SimulatedBiometry.Kind
-    var domainState: Data?
+    package var biometryKind: SimulatedBiometry.Kind
+    package var domainState: Data?
 
     init(device: KeychainDevice, sensor: SimulatedBiometry, state: DeviceState, factors: AuthenticationFactors, at: Date = Date()) {
         epoch = AuthenticationEpoch(device: device, sensor: sensor, state: state)
@@ -52,7 +52,7 @@ struct AuthenticationProof: Sendable {
     /// What of it still holds on `device`, whose sensor and state are these now:
     /// nothing on another device or after the state it was proved in ended; no
     /// biometric match once biometry locked out, changed enrolment or became unusable.
-    func factors(on device: KeychainDevice, sensor: SimulatedBiometry, state: DeviceState) -> AuthenticationFactors {
+    package func factors(on device: KeychainDevice, sensor: SimulatedBiometry, state: DeviceState) -> AuthenticationFactors {
         factors(now: AuthenticationEpoch(device: device, sensor: sensor, state: state),
                 biometryUsable: sensor.canScan(passcodeSet: state.isPasscodeSet), passcodeSet: state.isPasscodeSet)
     }
@@ -69,7 +69,7 @@ struct AuthenticationProof: Sendable {
 
     /// This proof and a newer one: what of this one still holds in the newer one's
     /// state, with what the newer one proved; the newer one's state and time.
-    func merged(with newer: AuthenticationProof) -> AuthenticationProof {
+    package func merged(with newer: AuthenticationProof) -> AuthenticationProof {
         // Usability is checked again when the proof is used; here only the state counts.
         var still = factors(now: newer.epoch, biometryUsable: true, passcodeSet: true)
         if let enrollment = newer.factors.biometryEnrollment { still.biometryEnrollment = enrollment }

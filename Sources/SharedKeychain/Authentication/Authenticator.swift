@@ -3,13 +3,13 @@ import Foundation
 
 /// Why an authentication ended without success, in LocalAuthentication's terms;
 /// the keychain maps these to its status codes.
-enum AuthenticationOutcome: String, Error, Sendable, Hashable, Codable {
+package enum AuthenticationOutcome: String, Error, Sendable, Hashable, Codable {
     case userCancel, userFallback, systemCancel, authenticationFailed
     case passcodeNotSet, biometryNotAvailable, biometryNotEnrolled, biometryLockout
     case notInteractive, invalidContext
 
     /// The `LAError.Code` raw value.
-    var laErrorCode: Int {
+    package var laErrorCode: Int {
         switch self {
         case .authenticationFailed: return -1
         case .userCancel: return -2
@@ -35,7 +35,7 @@ enum AuthenticationOutcome: String, Error, Sendable, Hashable, Codable {
     }
 
     /// What happened, for messages.
-    var explanation: String {
+    package var explanation: String {
         switch self {
         case .userCancel: return "the user canceled the prompt"
         case .userFallback: return "the user chose the fallback button, and this access accepts no passcode"
@@ -53,14 +53,20 @@ enum AuthenticationOutcome: String, Error, Sendable, Hashable, Codable {
 
 /// What an authentication must prove, and what it may ask for: data, so that a
 /// target can ask the device to run the prompts (see ``Authenticator``).
-struct AuthenticationGoal: Codable, Sendable {
+package struct AuthenticationGoal: Codable, Sendable {
     var allowsBiometry: Bool
     var allowsPasscode: Bool
     /// Every one of these must be satisfied.
     var requirements: [AccessPolicy]
 
+    package init(allowsBiometry: Bool, allowsPasscode: Bool, requirements: [AccessPolicy]) {
+        self.allowsBiometry = allowsBiometry
+        self.allowsPasscode = allowsPasscode
+        self.requirements = requirements
+    }
+
     /// True when these factors are enough.
-    func isMet(_ factors: AuthenticationFactors) -> Bool { requirements.allSatisfy { $0.isSatisfied(by: factors) } }
+    package func isMet(_ factors: AuthenticationFactors) -> Bool { requirements.allSatisfy { $0.isSatisfied(by: factors) } }
 }
 
 /// Runs prompts against a device's simulated sensor: each prompt consumes one
@@ -70,14 +76,16 @@ struct AuthenticationGoal: Codable, Sendable {
 /// The sensor is the device's record, which a target launched by a simulated
 /// device may read but not write: there the prompts run in the device (the test
 /// process), asked over the target's channel (``KeychainDeviceRequests``).
-struct Authenticator {
+package struct Authenticator {
     let device: KeychainDevice
+
+    package init(device: KeychainDevice) { self.device = device }
 
     /// Prompts until `goal` is met or a prompt fails. Biometry first when it helps and
     /// can scan; the passcode when biometry cannot or the user chose the fallback.
     /// Returns what was proved, bound to this device and the state it was proved in
     /// (read under the sensor's lock, after the prompts).
-    func authenticate(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationProof, AuthenticationOutcome> {
+    package func authenticate(_ goal: AuthenticationGoal, reason: String) throws -> Result<AuthenticationProof, AuthenticationOutcome> {
         if device.isOwnedByLaunchingDevice { return try KeychainDeviceRequests.authenticate(goal, reason: reason, on: device) }
         return try authenticateHere(goal, reason: reason)
     }

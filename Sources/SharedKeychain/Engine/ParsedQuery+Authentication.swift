@@ -6,7 +6,7 @@ enum AuthenticationUI: Sendable, Hashable {
 }
 
 /// What the keychain needs of an `LAContext` passed as `kSecUseAuthenticationContext`.
-protocol AuthenticationContextValue: AnyObject, Sendable {
+package protocol AuthenticationContextValue: AnyObject, Sendable {
     /// The context's settings and what it has proved so far.
     var keychainView: AuthenticationContextView { get }
     /// Records a successful authentication the keychain ran on the context, so later
@@ -14,12 +14,19 @@ protocol AuthenticationContextValue: AnyObject, Sendable {
     func recordKeychainAuthentication(_ proof: AuthenticationProof)
 }
 
-struct AuthenticationContextView: Sendable {
+package struct AuthenticationContextView: Sendable {
     var reason: String
     var interactionNotAllowed: Bool
     var isInvalidated: Bool
     /// What an earlier evaluation proved, where and in which state; nil before any.
     var proved: AuthenticationProof?
+
+    package init(reason: String, interactionNotAllowed: Bool, isInvalidated: Bool, proved: AuthenticationProof?) {
+        self.reason = reason
+        self.interactionNotAllowed = interactionNotAllowed
+        self.isInvalidated = isInvalidated
+        self.proved = proved
+    }
 }
 
 extension ParsedQuery {

@@ -25,7 +25,7 @@ enum SyncFilter: Hashable {
 }
 
 /// A validated query, attribute or update dictionary.
-struct ParsedQuery {
+package struct ParsedQuery {
     var itemClass: ItemClass
     var attributes: [String: AttributeValue] = [:]
     var accessGroup: String?
@@ -49,7 +49,7 @@ struct ParsedQuery {
     var authenticationContext: (any AuthenticationContextValue)?
     var authenticationUI: AuthenticationUI = .allow
 
-    static func typeName(_ value: Any) -> String {
+    package static func typeName(_ value: Any) -> String {
         switch value {
         case is Bool: return "Bool"
         case is String: return "String"
@@ -61,7 +61,7 @@ struct ParsedQuery {
     }
 
     /// A value for a message, only when it cannot be a secret (not data, short).
-    static func shortDescription(_ value: Any) -> String {
+    package static func shortDescription(_ value: Any) -> String {
         if let s = value as? String, s.count <= 40 { return "\"\(s)\"" }
         if let n = value as? Int { return String(n) }
         return ""

@@ -2,24 +2,24 @@ import Foundation
 
 /// Status codes with Apple's values (SecBase.h) and Apple's messages, for the
 /// engine on every platform.
-enum SecStatus {
-    static let success: Int32 = 0
-    static let unimplemented: Int32 = -4
-    static let io: Int32 = -36
-    static let param: Int32 = -50
-    static let userCanceled: Int32 = -128
-    static let notAvailable: Int32 = -25291
-    static let authFailed: Int32 = -25293
-    static let invalidKeychain: Int32 = -25295
-    static let duplicateItem: Int32 = -25299
-    static let itemNotFound: Int32 = -25300
-    static let noSuchAttribute: Int32 = -25303
-    static let interactionNotAllowed: Int32 = -25308
-    static let decode: Int32 = -26275
-    static let missingEntitlement: Int32 = -34018
+package enum SecStatus {
+    package static let success: Int32 = 0
+    package static let unimplemented: Int32 = -4
+    package static let io: Int32 = -36
+    package static let param: Int32 = -50
+    package static let userCanceled: Int32 = -128
+    package static let notAvailable: Int32 = -25291
+    package static let authFailed: Int32 = -25293
+    package static let invalidKeychain: Int32 = -25295
+    package static let duplicateItem: Int32 = -25299
+    package static let itemNotFound: Int32 = -25300
+    package static let noSuchAttribute: Int32 = -25303
+    package static let interactionNotAllowed: Int32 = -25308
+    package static let decode: Int32 = -26275
+    package static let missingEntitlement: Int32 = -34018
 
     /// Apple's wording, as `SecCopyErrorMessageString` gives it.
-    static func message(_ status: Int32) -> String? {
+    package static func message(_ status: Int32) -> String? {
         switch status {
         case success: return "No error."
         case unimplemented: return "Function or operation not implemented."

@@ -4,6 +4,7 @@
 import Foundation
 import ProbeSupport
 import SharedKeychain
+import LocalAuthentication
 
 // The probe's commands for protected items and the simulated sensor (issue 13):
 //

@@ -2,6 +2,7 @@ import AppGroupContainer
 import Foundation
 import ProbeSupport
 import SharedKeychain
+import Security
 
 // On Darwin the SecItem functions are Apple's own: this probe would read and
 // write the user's real keychain, so there it only says why it does not run.

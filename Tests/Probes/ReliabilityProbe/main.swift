@@ -5,6 +5,7 @@ import ProbeSupport
 import SharedDefaults
 import SharedKeychain
 import ShareInbox
+import Security
 
 // A helper process for the reliability tests. Identity and container root come from the
 // environment (Entitlements.environment, APP_GROUP_CONTAINERS_ROOT). Each command

@@ -7,6 +7,7 @@ import ProbeSupport
 import SharedDefaults
 import class SharedDefaults.UserDefaults
 import SharedKeychain
+import Security
 
 /// The scenarios, each in a process with no scope but its own: hopped work has
 /// exactly the candidates the scenario makes.

@@ -1,4 +1,5 @@
 import Foundation
+import SharedKeychain
 
 // The keys and codes of protected items: access control, the authentication
 // context and whether a call may prompt.

@@ -1,20 +1,5 @@
 import Foundation
-
-/// An object the engine recognises as a `kSecAttrAccessControl` value.
-protocol AccessControlValue {
-    var accessPolicy: AccessPolicy { get }
-}
-
-/// The `kSecAttrAccessControl` value handed back with an item's attributes.
-enum AccessControlBridge {
-    static func object(for policy: AccessPolicy) -> Any {
-        #if !canImport(Darwin)
-        return SecAccessControl(policy: policy)
-        #else
-        return policy.flagNames
-        #endif
-    }
-}
+import SharedKeychain
 
 #if !canImport(Darwin)
 
@@ -53,25 +38,14 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 /// An access control object: a data protection class and the authentication an
 /// item demands. Made by ``SecAccessControlCreateWithFlags(_:_:_:_:)``, stored with an
 /// item under `kSecAttrAccessControl`, and handed back with its attributes.
-public final class SecAccessControl: Hashable, Sendable, CustomStringConvertible, AccessControlValue {
-    let accessPolicy: AccessPolicy
+///
+/// The class itself is the keychain's (SharedKeychain's `KeychainAccessControl`),
+/// which makes one for every protected item it returns.
+public typealias SecAccessControl = KeychainAccessControl
 
-    init(policy: AccessPolicy) {
-        var unbound = policy
-        // The binding to an enrolment is the item's, not the object's.
-        unbound.boundEnrollment = nil
-        accessPolicy = unbound
-    }
-
+extension SecAccessControl {
     /// The flags it was created with.
     public var flags: SecAccessControlCreateFlags { SecAccessControlCreateFlags(rawValue: accessPolicy.flags) }
-    /// The data protection class (`kSecAttrAccessible...` raw value) it was created with.
-    public var protection: CFString { accessPolicy.protection.rawValue }
-
-    public static func == (a: SecAccessControl, b: SecAccessControl) -> Bool { a.accessPolicy == b.accessPolicy }
-    public func hash(into hasher: inout Hasher) { hasher.combine(accessPolicy) }
-
-    public var description: String { "<SecAccessControl \(accessPolicy.protection) \(accessPolicy.flagNames)>" }
 }
 
 /// Creates an access control object, as Apple's function does: nil and an error

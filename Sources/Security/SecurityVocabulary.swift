@@ -1,23 +1,20 @@
 import Foundation
+import SharedKeychain
 
 // Apple's Keychain Services vocabulary, for platforms without the Security
 // framework, so that code written for iOS compiles here unchanged:
 //
 //     let status = SecItemAdd(query as CFDictionary, nil)
 //
-// On Apple's platforms the real Security module provides these names; declaring
-// them there too would make every use ambiguous. There, use ``Keychain`` directly:
-// Apple's constants have the same raw values (`kSecClass as String == "class"`).
-//
-// The test is `canImport(Darwin)`, not `canImport(Security)`: on Linux this
-// package offers a module named Security (re-exporting this one), which
-// `canImport(Security)` would find once built.
+// On Apple's platforms the real Security module provides these names (and this
+// module does not exist). There, use ``Keychain`` directly: Apple's constants have
+// the same raw values (`kSecClass as String == "class"`).
 #if !canImport(Darwin)
 
 /// Apple's result code type.
 public typealias OSStatus = Int32
 // The Core Foundation types behind these names (CFString, CFDictionary, CFTypeRef...)
-// are AppGroupContainer's (CoreFoundationNames/), which this module re-exports.
+// are AppGroupFoundation's (CoreFoundationNames/), which this module re-exports.
 
 
 /// "No error", the status `status == noErr` compares with (0, as `errSecSuccess`).

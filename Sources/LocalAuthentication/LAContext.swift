@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import AppGroupContainer
 import Foundation
+import SharedKeychain
 
 /// LocalAuthentication's context, evaluated against the simulated device's sensor
 /// (see ``SimulatedBiometry``): each prompt consumes one scripted outcome, so code
@@ -208,14 +209,14 @@ open class LAContext: NSObject, @unchecked Sendable, AuthenticationContextValue 
 
     // MARK: AuthenticationContextValue
 
-    var keychainView: AuthenticationContextView {
+    package var keychainView: AuthenticationContextView {
         locked {
             AuthenticationContextView(reason: settings.localizedReason, interactionNotAllowed: settings.interactionNotAllowed,
                                       isInvalidated: isInvalidated, proved: proved)
         }
     }
 
-    func recordKeychainAuthentication(_ proof: AuthenticationProof) {
+    package func recordKeychainAuthentication(_ proof: AuthenticationProof) {
         locked {
             // Of an earlier authentication, only what still holds in this one's state
             // (and on its device) is kept with it.

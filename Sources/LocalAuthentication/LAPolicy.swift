@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
+import SharedKeychain
 
 /// The policies an `LAContext` evaluates, with Apple's raw values.
 public enum LAPolicy: Int, Sendable, Hashable {

@@ -1,5 +1,6 @@
 import AppGroupContainer
 import Foundation
+import SharedKeychain
 
 // The attributes of keys, certificates and identities, with Apple's raw values,
 // so that code that cleans up or stores such items compiles here unchanged.

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
+import SharedKeychain
 
 /// The error domain of `LAError` (`(error as NSError).domain`).
 public let LAErrorDomain = "com.apple.LocalAuthentication"
