@@ -79,6 +79,20 @@ struct PushTests {
         }
     }
 
+    @Test func anExtensionOverItsMemoryLimitIsEndedAndTheOriginalDelivered() async throws {
+        try await SimulatedDevice.with { device in
+            let notes = try Self.device(device)
+            let outcome = try await device.push(Self.payload("hog"), to: notes.app)
+            #expect(outcome.findings.count == 1, "\(outcome)")
+            guard case .extensionEnded(_, let signal)? = outcome.findings.first else {
+                Issue.record("the extension was not ended by the device's memory limit: \(outcome)")
+                return
+            }
+            #expect(signal == SIGKILL, "\(outcome)")
+            #expect(outcome.delivered?.body == "(encrypted)", "\(outcome)")
+        }
+    }
+
     @Test(.tags(.hostile)) func aMalformedPayloadIsATypedError() async throws {
         try await SimulatedDevice.with { device in
             let notes = try Self.device(device)

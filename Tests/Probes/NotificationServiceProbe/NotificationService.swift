@@ -8,7 +8,8 @@ import UserNotifications
 // attempt, fill it in from data the app left in the App Group, deliver it, and
 // deliver the best attempt when time runs out). The push's custom key
 // "probe-behaviour" picks a mistake for the tests: "never" (the handler is never
-// called, nor at expiry), "twice" (called twice), "late" (only at expiry).
+// called, nor at expiry), "twice" (called twice), "late" (only at expiry), "hog"
+// (decodes into far more memory than an extension may use, as large images do).
 final class NotificationService: UNNotificationServiceExtension {
     var contentHandler: ((UNNotificationContent) -> Void)?
     var bestAttemptContent: UNMutableNotificationContent?
@@ -20,6 +21,12 @@ final class NotificationService: UNNotificationServiceExtension {
         let behaviour = request.content.userInfo["probe-behaviour"] as? String ?? ""
         bestAttemptContent.title = "[best attempt] \(bestAttemptContent.title)"
         if behaviour == "never" || behaviour == "late" { return }
+        if behaviour == "hog" {
+            var pages = [UInt8](repeating: 1, count: 200 << 20)
+            for index in stride(from: 0, to: pages.count, by: 4096) { pages[index] = 2 }
+            Thread.sleep(forTimeInterval: 60)
+            print(pages[4096])
+        }
 
         // The message the app left in the group for this push (the push carries only its id).
         if let group = request.content.userInfo["group"] as? String, let id = request.content.userInfo["message-id"] as? String,
