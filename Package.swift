@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "AppGroupSimulation", targets: ["AppGroupSimulation"]),
         .library(name: "AppGroupTesting", targets: ["AppGroupTesting"]),
         .library(name: "WidgetReloads", targets: ["WidgetReloads"]),
+        .library(name: "NotificationDelivery", targets: ["NotificationDelivery"]),
         .executable(name: "ShareFlowDemo", targets: ["ShareFlowDemo"]),
         .executable(name: "appgroup", targets: ["appgroup"]),
     ],
@@ -62,10 +63,15 @@ let package = Package(
         // share extension's entry point); AppGroupTesting re-exports it and adds the Swift
         // Testing trait and XCTest support, so that ShareFlowDemo and a share extension's
         // executable (ordinary executables) link no test framework.
-        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "SharedKeychain", "WidgetReloads"]),
+        .target(name: "AppGroupSimulation", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSystem", "PropertyLists", "SharedKeychain", "WidgetReloads",
+                                                    "NotificationDelivery"]),
         // WidgetKit's reload side (WidgetCenter, TimelineProvider...) and the widget
         // host entry point; `import WidgetKit` re-exports its Apple names on Linux.
         .target(name: "WidgetReloads", dependencies: ["AppGroupContainer"]),
+        // UserNotifications' names (UNUserNotificationCenter, UNNotificationServiceExtension...)
+        // and the device's notification records; `import UserNotifications` re-exports
+        // its Apple names on Linux.
+        .target(name: "NotificationDelivery", dependencies: ["AppGroupContainer"]),
         .target(name: "AppGroupTesting", dependencies: ["AppGroupContainer", "AppGroupFoundation", "AppGroupSimulation", "AppGroupSystem"]),
         .executableTarget(name: "ShareFlowDemo", dependencies: ["AppGroupContainer", "AppGroupFoundation", "ShareInbox", "SharedDefaults", "SharedKeychain", "AppGroupSimulation"]),
         // appgroup: look into and edit emulated containers, like `defaults` and `simctl`.
@@ -162,6 +168,7 @@ package.products += [
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "WidgetKit", targets: ["WidgetKit"]),
+    .library(name: "UserNotifications", targets: ["UserNotifications"]),
     .library(name: "notify", targets: ["notify"]),
     .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
 ]
@@ -169,6 +176,7 @@ package.targets += [
     .target(name: "Security", dependencies: ["SharedKeychain", "AppGroupFoundation", "AppGroupContainer"]),
     .target(name: "LocalAuthentication", dependencies: ["SharedKeychain", "AppGroupContainer"]),
     .target(name: "WidgetKit", dependencies: ["WidgetReloads"]),
+    .target(name: "UserNotifications", dependencies: ["NotificationDelivery"]),
     // notify(3) (notify_post, notify_register_dispatch...) on the device's signal table.
     .target(name: "notify", dependencies: ["AppGroupContainer"]),
     // UTType and NSItemProvider's forms taking one, on AppGroupFoundation's type table.
@@ -179,6 +187,15 @@ package.targets += [
     .executableTarget(name: "Swift5ModeProbe", dependencies: ["AppGroupFoundation", "AppGroupSimulation", "SharedDefaults", "UniformTypeIdentifiers", "Security",
                                                               "WidgetKit", "WidgetReloads"],
                       path: "Tests/Probes/Swift5ModeProbe", swiftSettings: [.swiftLanguageMode(.v5)]),
+    // An app's (or an extension's) calls of its notification center, written as iOS code is, for UserNotificationsTests.
+    .executableTarget(name: "NotificationProbe", dependencies: ["UserNotifications"],
+                      path: "Tests/Probes/NotificationProbe"),
+    // A notification service extension as iOS code writes one; its main.swift is ExtensionMain.run's one line.
+    .executableTarget(name: "NotificationServiceProbe", dependencies: ["UserNotifications", "AppGroupSimulation"],
+                      path: "Tests/Probes/NotificationServiceProbe"),
+    // UserNotifications: the center in a process and on a device, across real sandboxed processes.
+    .testTarget(name: "UserNotificationsTests", dependencies: ["UserNotifications", "NotificationDelivery", "AppGroupTesting", "DeviceTestSupport",
+                                                               "TestSupport", "NotificationProbe", "NotificationServiceProbe"]),
     .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetReloads", "AppGroupTesting", "DeviceTestSupport", "TestSupport", "WidgetProbe", "SignalProbe"]),
 ]
 package.targets += [

@@ -57,6 +57,7 @@ extension SimulatedDevice {
     /// The device's answer to `subject` asked by `asker`, by the subject's area.
     func answerAsk(_ subject: String, _ payload: String, from asker: DeviceAsker) -> DeviceAnswer {
         if subject.hasPrefix("widget.") { return answerWidgetAsk(subject, payload, from: asker) }
+        if subject.hasPrefix("notifications.") { return answerNotificationAsk(subject, payload, from: asker) }
         return .refused("the device takes no \(AppGroupError.quote(subject)) from a target")
     }
 

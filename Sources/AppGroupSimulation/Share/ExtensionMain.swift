@@ -27,7 +27,7 @@ import Foundation
 /// which links no test framework) as a widget's host links WidgetReloads.
 public enum ExtensionMain {
     /// Whether the simulated share sheet started this process with a request (an
-    /// executable with other roles too checks this before ``run(_:)``).
+    /// executable with other roles too checks this before `run(_:)`).
     public static var hasRequest: Bool { ProcessInfo.processInfo.environment[ExtensionWire.environmentKey] != nil }
 
     /// Reads the request the share sheet started this process with, makes its

@@ -1,0 +1,5 @@
+#if !canImport(Darwin)
+import AppGroupSimulation
+
+ExtensionMain.run(NotificationService())
+#endif
